@@ -1,0 +1,135 @@
+# mm86 - the one entry point: build, run, test, iso, debug, deps.
+#
+#   make run     installs what is missing, builds, boots in QEMU, runs the self-tests
+#   make test    the whole suite: host tests and the QEMU boot matrix
+#
+# Variables: CROSS (toolchain prefix), MEM, CPUS, APPEND (for run/debug),
+# ONLY (a glob of boot names for test), JOBS (parallel boots).
+
+# ---- toolchain ----------------------------------------------------------
+ifeq ($(origin CROSS),undefined)
+  ifneq ($(shell command -v i686-elf-gcc 2>/dev/null),)
+    CROSS := i686-elf-
+  else
+    CROSS := i686-linux-gnu-
+  endif
+endif
+CC      := $(CROSS)gcc
+LD      := $(CROSS)ld
+OBJCOPY := $(CROSS)objcopy
+NM      := $(CROSS)nm
+QEMU    ?= qemu-system-i386
+PYTHON  ?= python3
+
+BUILD   := build
+KERNEL  := $(BUILD)/mm86.elf
+ISO     := $(BUILD)/mm86.iso
+
+MEM     ?= 512M
+CPUS    ?= 2
+APPEND  ?=
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+ONLY    ?= *
+
+# Quiet by default; V=1 shows the commands.
+ifeq ($(V),1)
+  Q :=
+  say = @true
+else
+  Q := @
+  say = @printf '  %-7s %s\n' $(1) $(2)
+endif
+
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+CPPFLAGS := -nostdinc -isystem $(shell $(CC) -print-file-name=include 2>/dev/null) \
+	    -I. -Iarch/x86/include -DMM86_VERSION='"$(VERSION)"'
+CFLAGS   := -std=gnu11 -m32 -march=i686 -O2 -g -ffreestanding -fno-pic -fno-pie \
+	    -fno-stack-protector -fno-omit-frame-pointer -mgeneral-regs-only \
+	    -fno-asynchronous-unwind-tables -Wall -Wextra -Wno-unused-parameter \
+	    -Werror -MMD -MP
+ASFLAGS  := -m32 -D__ASSEMBLER__ -MMD -MP
+LDFLAGS  := -m elf_i386 -nostdlib -T linker.ld -z max-page-size=4096 --no-warn-rwx-segments -z noexecstack
+LIBGCC    = $(shell $(CC) -m32 -print-libgcc-file-name)
+
+# ---- sources: every file of the kernel's directories -------------------
+SRCS := $(wildcard boot/*.S) \
+	$(wildcard arch/x86/*.c arch/x86/*.S) \
+	$(wildcard kernel/*.c) \
+	$(wildcard mm/*.c) \
+	$(wildcard lib/*.c) \
+	$(wildcard tests/*.c)
+OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
+
+.PHONY: all run test test-qemu test-host iso debug deps clean help check-deps
+
+all: $(KERNEL)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(call say,AS,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(ASFLAGS) -c $< -o $@
+
+$(KERNEL): $(OBJS) linker.ld
+	$(call say,LD,$@)
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJS) $(LIBGCC)
+	@$(NM) -n $@ > $(BUILD)/mm86.map
+
+-include $(OBJS:.o=.d)
+
+# ---- the GRUB ISO -------------------------------------------------------
+iso: $(ISO)
+
+$(ISO): $(KERNEL) iso/grub.cfg
+	@rm -rf $(BUILD)/isodir
+	@mkdir -p $(BUILD)/isodir/boot/grub
+	@cp $(KERNEL) $(BUILD)/isodir/boot/mm86.elf
+	@cp iso/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
+	$(call say,ISO,$@)
+	$(Q)grub-mkrescue -o $@ $(BUILD)/isodir 2> $(BUILD)/grub-mkrescue.log || \
+		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+
+# ---- running ------------------------------------------------------------
+run: deps $(KERNEL)
+	tools/qemu-run $(KERNEL) $(MEM) $(CPUS) "$(APPEND)"
+
+debug: deps $(KERNEL)
+	@printf 'file %s\ntarget remote localhost:1234\n' "$(abspath $(KERNEL))" > .gdbinit
+	@echo "QEMU is waiting for gdb on localhost:1234; in another terminal run: gdb -x .gdbinit"
+	$(QEMU) -m $(MEM) -smp $(CPUS) -kernel $(KERNEL) -append "$(APPEND)" \
+		-nographic -no-reboot -s -S \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04
+
+# ---- testing ------------------------------------------------------------
+test: deps $(KERNEL) $(ISO)
+	@rm -f $(BUILD)/host-counts.txt
+	-@$(MAKE) --no-print-directory test-host
+	$(PYTHON) tools/runner.py --jobs $(JOBS) --only '$(ONLY)' \
+		--kernel $(KERNEL) --iso $(ISO) --logs $(BUILD)/logs \
+		--extra-counts $(BUILD)/host-counts.txt
+
+test-qemu: deps $(KERNEL) $(ISO)
+	$(PYTHON) tools/runner.py --jobs $(JOBS) --only '$(ONLY)' \
+		--kernel $(KERNEL) --iso $(ISO) --logs $(BUILD)/logs
+
+test-host:
+	@mkdir -p $(BUILD)
+	$(PYTHON) tools/host-tests.py --counts $(BUILD)/host-counts.txt
+
+# ---- set-up -------------------------------------------------------------
+DEB_PACKAGES := gcc-i686-linux-gnu binutils-i686-linux-gnu qemu-system-x86 \
+		grub-pc-bin grub-common xorriso mtools python3
+
+deps:
+	@tools/deps.sh $(DEB_PACKAGES)
+
+clean:
+	rm -rf $(BUILD) .gdbinit
+
+help:
+	@sed -n '1,/^$$/p' Makefile

@@ -1,0 +1,64 @@
+/*
+ * arch/x86/tsc.c - the time-stamp counter, calibrated against the PIT.
+ *
+ * The PIT runs at a known 1193182 Hz.  Channel 2 is gated by port 0x61 and
+ * its output can be read back there, so we program it for a one-shot count
+ * of CAL_MS milliseconds and count TSC cycles until its output goes high
+ * (Linux's pit_calibrate_tsc).  The result converts cycles to nanoseconds
+ * with a multiply and a shift, so that printk's clock costs no division:
+ * ns = (cycles * mult) >> CYC2NS_SHIFT.
+ */
+#include "asm/io.h"
+#include "asm/processor.h"
+#include "kernel/arch.h"
+#include "kernel/printk.h"
+
+#define PIT_HZ 1193182UL
+#define CAL_MS 10
+#define CYC2NS_SHIFT 22
+
+static unsigned long cpu_khz;
+static u64 tsc_base;
+static u64 cyc2ns_mult;
+
+static u64 pit_calibrate_tsc(void)
+{
+	unsigned long latch = PIT_HZ / (1000 / CAL_MS);
+	u64 t1, t2;
+
+	/* Gate high, speaker off; channel 2, lobyte/hibyte, mode 0. */
+	outb((inb(0x61) & ~0x02) | 0x01, 0x61);
+	outb(0xb0, 0x43);
+	outb(latch & 0xff, 0x42);
+	outb(latch >> 8, 0x42);
+	t1 = rdtsc();
+	while (!(inb(0x61) & 0x20))
+		;
+	t2 = rdtsc();
+	return (t2 - t1) / CAL_MS;
+}
+
+void arch_time_init(void)
+{
+	u64 khz = pit_calibrate_tsc();
+
+	if (khz == 0)
+		khz = 1;
+	cpu_khz = (unsigned long)khz;
+	cyc2ns_mult = (1000000ULL << CYC2NS_SHIFT) / khz;
+	tsc_base = rdtsc();
+	pr_info("tsc: Detected %lu.%03lu MHz processor\n", cpu_khz / 1000,
+		cpu_khz % 1000);
+}
+
+u64 arch_clock_ns(void)
+{
+	if (!cyc2ns_mult)
+		return 0;
+	return ((rdtsc() - tsc_base) * cyc2ns_mult) >> CYC2NS_SHIFT;
+}
+
+unsigned long arch_cpu_khz(void)
+{
+	return cpu_khz;
+}

@@ -1,0 +1,45 @@
+/*
+ * kernel/main.c - start_kernel(), the order in which mm86 comes up.
+ *
+ * Console and trap handlers first, so that anything after can report a
+ * failure; then what the boot loader handed over (Multiboot info: memory
+ * map, command line, modules), copied into kernel memory before anything
+ * could overwrite it; the early command-line parameters (those that shape
+ * memory set-up); the clock; the remaining parameters; and finally the
+ * self-tests, whose verdict is the exit status.
+ */
+#include "kernel/arch.h"
+#include "kernel/bug.h"
+#include "kernel/cmdline.h"
+#include "kernel/multiboot.h"
+#include "kernel/printk.h"
+#include "kernel/version.h"
+#include "tests/ktest.h"
+
+struct boot_info boot_info;
+
+void start_kernel(u32 magic, u32 info_pa);
+
+void start_kernel(u32 magic, u32 info_pa)
+{
+	int failed, err;
+
+	arch_early_init();
+	pr_notice("%s\n", mm86_banner);
+
+	err = multiboot_parse(magic, info_pa, arch_early_phys_to_virt,
+			      &boot_info);
+	if (err)
+		panic("no usable Multiboot information (magic %08x, info at %08x): error %d",
+		      magic, info_pa, err);
+	cmdline_init(boot_info.cmdline);
+	parse_early_params();
+	multiboot_print(&boot_info);
+
+	arch_time_init();
+	parse_late_params();
+
+	ktest_run_misuse();
+	failed = ktest_run_all();
+	arch_exit(failed ? EXIT_FAILURE_STATUS : EXIT_ALL_PASSED);
+}

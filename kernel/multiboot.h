@@ -1,0 +1,175 @@
+/*
+ * kernel/multiboot.h - the Multiboot (v1) information block, and the
+ * arch-neutral summary of it that the memory code consumes.
+ *
+ * The boot loader leaves EAX = MULTIBOOT_BOOTLOADER_MAGIC and EBX = the
+ * physical address of a struct multiboot_info.  multiboot_parse() reads it
+ * (through a translator, never by dereferencing physical addresses) into a
+ * struct boot_info: the raw memory map, the command line, the modules, and
+ * the physical ranges the boot loader's data occupy.  The map is kept raw;
+ * mm/e820.c sanitises it.
+ */
+#ifndef KERNEL_MULTIBOOT_H
+#define KERNEL_MULTIBOOT_H
+
+/* The magic numbers and flag bits, usable from assembly as well. */
+#define MULTIBOOT_HEADER_MAGIC 0x1BADB002
+#define MULTIBOOT_BOOTLOADER_MAGIC 0x2BADB002
+
+/* struct multiboot_info.flags: which fields are valid. */
+#define MULTIBOOT_INFO_MEMORY 0x00000001	   /* mem_lower, mem_upper */
+#define MULTIBOOT_INFO_BOOTDEV 0x00000002	   /* boot_device */
+#define MULTIBOOT_INFO_CMDLINE 0x00000004	   /* cmdline */
+#define MULTIBOOT_INFO_MODS 0x00000008		   /* mods_count, mods_addr */
+#define MULTIBOOT_INFO_AOUT_SYMS 0x00000010	   /* syms: a.out table */
+#define MULTIBOOT_INFO_ELF_SHDR 0x00000020	   /* syms: ELF sections */
+#define MULTIBOOT_INFO_MEM_MAP 0x00000040	   /* mmap_length, mmap_addr */
+#define MULTIBOOT_INFO_DRIVE_INFO 0x00000080	   /* drives_* */
+#define MULTIBOOT_INFO_CONFIG_TABLE 0x00000100	   /* config_table */
+#define MULTIBOOT_INFO_BOOT_LOADER_NAME 0x00000200 /* boot_loader_name */
+#define MULTIBOOT_INFO_APM_TABLE 0x00000400	   /* apm_table */
+#define MULTIBOOT_INFO_VBE_INFO 0x00000800	   /* vbe_* */
+#define MULTIBOOT_INFO_FRAMEBUFFER_INFO 0x00001000 /* framebuffer_* */
+
+/* struct multiboot_mmap_entry.type */
+#define MULTIBOOT_MEMORY_AVAILABLE 1
+#define MULTIBOOT_MEMORY_RESERVED 2
+#define MULTIBOOT_MEMORY_ACPI_RECLAIMABLE 3
+#define MULTIBOOT_MEMORY_NVS 4
+#define MULTIBOOT_MEMORY_BADRAM 5
+
+#ifndef __ASSEMBLY__
+
+#include "kernel/cmdline.h"
+#include "lib/compiler.h"
+#include "lib/types.h"
+
+/*
+ * The information block, laid out as the specification's offset table
+ * (packed: color_info starts at offset 110, not where a naturally aligned
+ * union would put it).
+ */
+struct multiboot_info {
+	u32 flags;		/*   0 */
+	u32 mem_lower;		/*   4: KiB from 0 */
+	u32 mem_upper;		/*   8: KiB from 1 MiB */
+	u32 boot_device;	/*  12 */
+	u32 cmdline;		/*  16: physical address of a C string */
+	u32 mods_count;		/*  20 */
+	u32 mods_addr;		/*  24: struct multiboot_module[mods_count] */
+	u32 syms[4];		/*  28 */
+	u32 mmap_length;	/*  44: bytes */
+	u32 mmap_addr;		/*  48 */
+	u32 drives_length;	/*  52 */
+	u32 drives_addr;	/*  56 */
+	u32 config_table;	/*  60 */
+	u32 boot_loader_name;	/*  64 */
+	u32 apm_table;		/*  68 */
+	u32 vbe_control_info;	/*  72 */
+	u32 vbe_mode_info;	/*  76 */
+	u16 vbe_mode;		/*  80 */
+	u16 vbe_interface_seg;	/*  82 */
+	u16 vbe_interface_off;	/*  84 */
+	u16 vbe_interface_len;	/*  86 */
+	u64 framebuffer_addr;	/*  88 */
+	u32 framebuffer_pitch;	/*  96 */
+	u32 framebuffer_width;	/* 100 */
+	u32 framebuffer_height; /* 104 */
+	u8 framebuffer_bpp;	/* 108 */
+	u8 framebuffer_type;	/* 109 */
+	u8 color_info[6];	/* 110 */
+} __packed;			/* 116 bytes */
+
+/*
+ * One memory map entry.  size counts the bytes after itself (at least 20;
+ * a boot loader may use more): the next entry is at &entry + size + 4.
+ */
+struct multiboot_mmap_entry {
+	u32 size;
+	u64 addr;
+	u64 len;
+	u32 type;
+} __packed;
+
+struct multiboot_module {
+	u32 mod_start;		/* physical [mod_start, mod_end) */
+	u32 mod_end;
+	u32 cmdline;		/* physical address of a C string */
+	u32 pad;
+} __packed;
+
+#define BOOT_MMAP_MAX 256
+#define BOOT_MODULES_MAX 16
+#define BOOT_MODULE_NAME_MAX 64
+
+/* struct boot_info.warnings: what was wrong with the block. */
+#define BOOT_WARN_NO_MMAP (1U << 0)	/* map synthesised from mem_lower/upper */
+#define BOOT_WARN_NO_MEMINFO (1U << 1)	/* no map, no mem_lower/upper: fatal */
+#define BOOT_WARN_MMAP_CUT (1U << 2)	/* mmap_length ends inside an entry */
+#define BOOT_WARN_ENTRY_SIZE (1U << 3)	/* an entry's size < 20: walk stopped */
+#define BOOT_WARN_TOO_MANY (1U << 4)	/* more than BOOT_MMAP_MAX entries */
+#define BOOT_WARN_BAD_POINTER (1U << 5) /* the translator refused a pointer */
+#define BOOT_WARN_MODULES (1U << 6)	/* too many modules, or end < start */
+
+struct boot_mmap_entry {
+	u64 addr;
+	u64 len;
+	u32 type;
+};
+
+struct boot_range {
+	phys_addr_t start, end;	/* [start, end) */
+};
+
+struct boot_module {
+	phys_addr_t start, end;	/* [start, end) */
+	char name[BOOT_MODULE_NAME_MAX]; /* its string, cut to fit */
+};
+
+/* About 9 KiB: keep it static, never on the boot stack. */
+struct boot_info {
+	u32 flags;		/* the Multiboot flags as given */
+	u32 warnings;		/* BOOT_WARN_* bits */
+	u32 bad_fields;		/* MULTIBOOT_INFO_* bits whose pointer was refused */
+	u32 mem_lower_kb, mem_upper_kb;
+	bool has_mmap;		/* false: the map was synthesised from mem_lower/upper */
+	unsigned int nr_mmap;
+	struct boot_mmap_entry mmap[BOOT_MMAP_MAX];
+	unsigned int mmap_dropped; /* entries beyond BOOT_MMAP_MAX */
+	char cmdline[COMMAND_LINE_SIZE];
+	bool cmdline_truncated;
+	unsigned int cmdline_dropped; /* bytes cut off the end (truncated) */
+	unsigned int nr_modules;
+	struct boot_module modules[BOOT_MODULES_MAX];
+	unsigned int modules_dropped; /* beyond BOOT_MODULES_MAX, or end < start */
+	/* Physical ranges of the boot loader's data, for memblock to reserve. */
+	unsigned int nr_reserved;
+	struct boot_range reserved[4 + BOOT_MODULES_MAX];
+};
+
+/*
+ * Returns a pointer through which [pa, pa + len) can be read, or NULL when
+ * that range is not accessible.
+ */
+typedef const void *(*multiboot_xlate_t)(phys_addr_t pa, size_t len);
+
+/*
+ * Fills *bi from the block at info_pa.  Every read of boot loader memory
+ * goes through phys_to_virt; a refused pointer makes its field absent and
+ * sets BOOT_WARN_BAD_POINTER.
+ *
+ * Returns -EINVAL for a wrong magic (bi is then zeroed and nothing else is
+ * read), -ENOENT when nothing usable about memory was found
+ * (BOOT_WARN_NO_MEMINFO; the rest of bi is still filled in), 0 otherwise
+ * (bi->warnings says what was wrong).
+ */
+int multiboot_parse(u32 magic, phys_addr_t info_pa,
+		    const void *(*phys_to_virt)(phys_addr_t pa, size_t len),
+		    struct boot_info *bi);
+
+/* Prints bi: flags, memory sizes, the raw map, modules and warnings. */
+void multiboot_print(const struct boot_info *bi);
+
+#endif /* __ASSEMBLY__ */
+
+#endif /* KERNEL_MULTIBOOT_H */

@@ -1,0 +1,63 @@
+/*
+ * kernel/panic.c - how the kernel reports its own errors: panic(), BUG(),
+ * WARN() and dump_stack(), in Linux's words so that the host runner (and
+ * a reader who knows Linux) can recognise each one.
+ *
+ * A panic always ends the run with the failure status, so a boot that
+ * panics can never be mistaken for a passing one.  A panic inside a panic
+ * (the reporting path itself broke) stops at once.
+ */
+#include "asm/irqflags.h"
+#include "kernel/arch.h"
+#include "kernel/bug.h"
+#include "kernel/printk.h"
+#include "lib/sprintf.h"
+
+static bool panicking;
+static unsigned int warn_count;
+
+void dump_stack(void)
+{
+	pr_emerg("Call Trace:\n");
+	arch_dump_stack((unsigned long)__builtin_frame_address(0));
+}
+
+void panic(const char *fmt, ...)
+{
+	static char buf[256];
+	va_list args;
+
+	arch_local_irq_disable();
+	if (panicking)
+		arch_exit(EXIT_FAILURE_STATUS);
+	panicking = true;
+
+	va_start(args, fmt);
+	vscnprintf(buf, sizeof(buf), fmt, args);
+	va_end(args);
+	pr_emerg("Kernel panic - not syncing: %s\n", buf);
+	pr_emerg("---[ end Kernel panic - not syncing: %s ]---\n", buf);
+	arch_exit(EXIT_FAILURE_STATUS);
+}
+
+void __bug(const char *file, int line)
+{
+	pr_emerg("------------[ cut here ]------------\n");
+	pr_emerg("kernel BUG at %s:%d!\n", file, line);
+	dump_stack();
+	panic("Fatal exception");
+}
+
+void __warn(const char *file, int line, const char *cond)
+{
+	warn_count++;
+	pr_warn("------------[ cut here ]------------\n");
+	pr_warn("WARNING: at %s:%d %s\n", file, line, cond);
+	dump_stack();
+	pr_warn("---[ end trace %08x ]---\n", warn_count);
+}
+
+unsigned int nr_warnings(void)
+{
+	return warn_count;
+}

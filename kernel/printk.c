@@ -1,0 +1,171 @@
+/*
+ * kernel/printk.c - the kernel log, written straight to the consoles.
+ *
+ * There is no ring buffer: the serial line is the log, and the host reads
+ * it.  Each printk() is formatted into one buffer, its KERN_<LEVEL>
+ * marker taken off, and every line of it prefixed with the time since
+ * boot as Linux prints it ("[    0.001234] ").  A message that does not
+ * end in '\n' leaves the line open for a KERN_CONT continuation; any other
+ * message first closes it.
+ *
+ * Locking: interrupts are off while a message is formatted and written,
+ * so that a message is never interleaved with one from an interrupt
+ * handler.  (SMP adds a spinlock here, taken inside that section.)
+ */
+#include "asm/irqflags.h"
+#include "kernel/arch.h"
+#include "kernel/cmdline.h"
+#include "kernel/printk.h"
+#include "lib/errno.h"
+#include "lib/kstrtox.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
+
+#define LOG_LINE_MAX 1024
+#define MAX_CONSOLES 4
+
+int console_loglevel = 7;
+
+static const struct console *consoles[MAX_CONSOLES];
+static unsigned int nr_consoles;
+static char printk_buf[LOG_LINE_MAX];
+static bool line_open;
+
+void register_console(const struct console *con)
+{
+	if (nr_consoles < MAX_CONSOLES)
+		consoles[nr_consoles++] = con;
+}
+
+static void console_write(const char *s, size_t len)
+{
+	for (unsigned int i = 0; i < nr_consoles; i++)
+		consoles[i]->write(s, len);
+}
+
+u64 printk_clock_ns(void)
+{
+	return arch_clock_ns();
+}
+
+static void print_time(void)
+{
+	char ts[32];
+	u64 ns = printk_clock_ns();
+	unsigned long long sec = ns / 1000000000ULL;
+	unsigned long usec = (unsigned long)(ns % 1000000000ULL) / 1000;
+	int n = snprintf(ts, sizeof(ts), "[%5llu.%06lu] ", sec, usec);
+
+	console_write(ts, (size_t)n);
+}
+
+/* Strips a KERN_SOH marker; returns the level, 'c' for KERN_CONT, or -1. */
+static int take_level(const char **text)
+{
+	const char *s = *text;
+
+	if (s[0] != KERN_SOH[0] || s[1] == '\0')
+		return -1;
+	*text = s + 2;
+	if (s[1] == 'c')
+		return 'c';
+	if (s[1] >= '0' && s[1] <= '7')
+		return s[1] - '0';
+	return -1;
+}
+
+static void emit(const char *text, size_t len, bool cont)
+{
+	size_t start = 0;
+
+	if (line_open && !cont) {
+		console_write("\n", 1);
+		line_open = false;
+	}
+	while (start < len) {
+		const char *nl = memchr(text + start, '\n', len - start);
+		size_t end = nl ? (size_t)(nl - text) + 1 : len;
+
+		if (!line_open)
+			print_time();
+		console_write(text + start, end - start);
+		line_open = !nl;
+		start = end;
+	}
+}
+
+int vprintk(const char *fmt, va_list args)
+{
+	unsigned long flags = arch_local_irq_save();
+	const char *text = printk_buf;
+	int level, len;
+
+	len = vscnprintf(printk_buf, sizeof(printk_buf), fmt, args);
+	level = take_level(&text);
+	len -= (int)(text - printk_buf);
+	if (level == 'c') {
+		if (line_open || console_loglevel > LOGLEVEL_DEFAULT)
+			emit(text, (size_t)len, true);
+	} else {
+		if (level < 0)
+			level = LOGLEVEL_DEFAULT;
+		if (level < console_loglevel)
+			emit(text, (size_t)len, false);
+	}
+	arch_local_irq_restore(flags);
+	return len;
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list args;
+	int n;
+
+	va_start(args, fmt);
+	n = vprintk(fmt, args);
+	va_end(args);
+	return n;
+}
+
+int printk_raw(const char *fmt, ...)
+{
+	unsigned long flags = arch_local_irq_save();
+	va_list args;
+	int n;
+
+	if (line_open) {
+		console_write("\n", 1);
+		line_open = false;
+	}
+	va_start(args, fmt);
+	n = vscnprintf(printk_buf, sizeof(printk_buf), fmt, args);
+	va_end(args);
+	console_write(printk_buf, (size_t)n);
+	arch_local_irq_restore(flags);
+	return n;
+}
+
+static int loglevel_setup(const char *val)
+{
+	unsigned int level;
+
+	if (!val || kstrtouint(val, 10, &level) || level > 15)
+		return -EINVAL;
+	console_loglevel = (int)level;
+	return 0;
+}
+early_param("loglevel", loglevel_setup);
+
+static int quiet_setup(const char *val)
+{
+	console_loglevel = LOGLEVEL_DEFAULT;
+	return 0;
+}
+early_param("quiet", quiet_setup);
+
+static int debug_setup(const char *val)
+{
+	console_loglevel = 10;
+	return 0;
+}
+early_param("debug", debug_setup);

@@ -1,0 +1,61 @@
+/*
+ * kernel/printk.h - the kernel log.
+ *
+ * printk() formats into a line, prefixes it with Linux's timestamp
+ * "[    1.234567] " and writes it to every registered console (COM1).
+ * A message may start with a KERN_<LEVEL> marker; messages whose level is
+ * above console_loglevel (loglevel=N, default 7) are not printed.
+ * printk_raw() writes without timestamp or level: the KTAP report uses it
+ * so that its lines are exactly KTAP.
+ */
+#ifndef KERNEL_PRINTK_H
+#define KERNEL_PRINTK_H
+
+#include "lib/compiler.h"
+#include "lib/types.h"
+
+#define KERN_SOH "\001"
+#define KERN_EMERG KERN_SOH "0"
+#define KERN_ALERT KERN_SOH "1"
+#define KERN_CRIT KERN_SOH "2"
+#define KERN_ERR KERN_SOH "3"
+#define KERN_WARNING KERN_SOH "4"
+#define KERN_NOTICE KERN_SOH "5"
+#define KERN_INFO KERN_SOH "6"
+#define KERN_DEBUG KERN_SOH "7"
+#define KERN_CONT KERN_SOH "c"
+
+#define LOGLEVEL_DEFAULT 4 /* a message without a level is a warning */
+
+extern int console_loglevel;
+
+int printk(const char *fmt, ...) __printf(1, 2);
+int vprintk(const char *fmt, va_list args);
+/* No timestamp, no level: for KTAP and other machine-read output. */
+int printk_raw(const char *fmt, ...) __printf(1, 2);
+
+/* A console receives every byte printed (bytes, not lines). */
+struct console {
+	const char *name;
+	void (*write)(const char *s, size_t len);
+};
+void register_console(const struct console *con);
+
+/* Nanoseconds since boot as printk shows them; 0 until the clock is set. */
+u64 printk_clock_ns(void);
+
+#ifndef pr_fmt
+#define pr_fmt(fmt) fmt
+#endif
+
+#define pr_emerg(fmt, ...) printk(KERN_EMERG pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_alert(fmt, ...) printk(KERN_ALERT pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_crit(fmt, ...) printk(KERN_CRIT pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_err(fmt, ...) printk(KERN_ERR pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warn(fmt, ...) printk(KERN_WARNING pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_notice(fmt, ...) printk(KERN_NOTICE pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_info(fmt, ...) printk(KERN_INFO pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_debug(fmt, ...) printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_cont(fmt, ...) printk(KERN_CONT fmt, ##__VA_ARGS__)
+
+#endif /* KERNEL_PRINTK_H */

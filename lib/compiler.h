@@ -1,0 +1,49 @@
+/*
+ * lib/compiler.h - compiler attributes and the small macros that every
+ * C file of mm86 may use (container_of, ARRAY_SIZE, BUILD_BUG_ON, ...).
+ */
+#ifndef LIB_COMPILER_H
+#define LIB_COMPILER_H
+
+#include "lib/types.h"
+
+#define __packed __attribute__((packed))
+#define __aligned(x) __attribute__((aligned(x)))
+#define __section(s) __attribute__((section(s)))
+#define __used __attribute__((used))
+#define __unused __attribute__((unused))
+#define __noreturn __attribute__((noreturn))
+#define __noinline __attribute__((noinline))
+#define __always_inline inline __attribute__((always_inline))
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+#define __weak __attribute__((weak))
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+#define barrier() __asm__ __volatile__("" ::: "memory")
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+/* Fails the build when cond is true (a compile-time BUG_ON). */
+#define BUILD_BUG_ON(cond) _Static_assert(!(cond), "BUILD_BUG_ON: " #cond)
+
+#define min(a, b) ((a) < (b) ? (a) : (b))
+#define max(a, b) ((a) > (b) ? (a) : (b))
+#define clamp(v, lo, hi) min(max(v, lo), hi)
+
+/* Power-of-two alignment helpers; a must be a power of two. */
+#define ALIGN(x, a) (((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
+#define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a) - 1))
+#define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a) - 1)) == 0)
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+
+#define __stringify_1(x) #x
+#define __stringify(x) __stringify_1(x)
+
+#endif /* LIB_COMPILER_H */

@@ -1,0 +1,428 @@
+/*
+ * tests/ktest.c - runs the suites and prints KTAP version 1.
+ *
+ * Suites come from the .ktest_suites section (KTEST_SUITE), in link order.
+ * ktest.filter=GLOB selects cases by "suite.case" (a glob without a dot
+ * selects whole suites); suites with no selected case are not printed at
+ * all, so the plan always matches what runs.
+ *
+ * Each case runs as: snapshot every KTEST_RESOURCE counter; init; the
+ * case; exit (only if init completed, even when the case aborted); compare
+ * the counters.  A failed ASSERT longjmps back here, so the case's own
+ * stack frames are abandoned, never returned through.
+ *
+ * Randomness: the boot has one seed (from the TSC, or ktest.seed=N) and
+ * each case derives its own from it and its name, so replaying a seed with
+ * a filter reproduces a single case exactly.
+ */
+#include "asm/setjmp.h"
+#include "kernel/arch.h"
+#include "kernel/bug.h"
+#include "kernel/cmdline.h"
+#include "kernel/printk.h"
+#include "lib/errno.h"
+#include "lib/glob.h"
+#include "lib/kstrtox.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
+#include "asm/timex.h"
+#include "tests/ktest.h"
+
+#define MAX_RESOURCES 16
+#define FILTER_MAX 128
+
+extern const struct ktest_suite *const __ktest_suites_start[],
+	*const __ktest_suites_end[];
+extern const struct ktest_resource *const __ktest_resources_start[],
+	*const __ktest_resources_end[];
+extern const struct ktest_misuse *const __ktest_misuse_start[],
+	*const __ktest_misuse_end[];
+
+static char filter[FILTER_MAX];
+static u64 boot_seed;
+static bool seed_given;
+static char misuse[64];
+
+struct ktest_counts {
+	unsigned int pass, fail, skip;
+};
+
+/* ---- command line ---- */
+
+static int ktest_filter_setup(const char *val)
+{
+	if (!val || !*val || strscpy(filter, val, sizeof(filter)) < 0)
+		return -EINVAL;
+	return 0;
+}
+__setup("ktest.filter", ktest_filter_setup);
+
+static int ktest_seed_setup(const char *val)
+{
+	unsigned long long v;
+
+	if (!val || kstrtoull(val, 0, &v))
+		return -EINVAL;
+	boot_seed = v;
+	seed_given = true;
+	return 0;
+}
+__setup("ktest.seed", ktest_seed_setup);
+
+static int ktest_misuse_setup(const char *val)
+{
+	if (!val || !*val || strscpy(misuse, val, sizeof(misuse)) < 0)
+		return -EINVAL;
+	return 0;
+}
+__setup("ktest.misuse", ktest_misuse_setup);
+
+/* ---- selection ---- */
+
+static bool case_selected(const struct ktest_suite *s, const struct ktest_case *c)
+{
+	char full[FILTER_MAX + 64];
+	const char *dot;
+
+	if (!filter[0])
+		return true;
+	dot = strchr(filter, '.');
+	if (!dot)
+		return glob_match(filter, s->name);
+	snprintf(full, sizeof(full), "%s.%s", s->name, c->name);
+	return glob_match(filter, full);
+}
+
+static unsigned int selected_cases(const struct ktest_suite *s)
+{
+	unsigned int n = 0;
+
+	for (const struct ktest_case *c = s->cases; c->name; c++)
+		n += case_selected(s, c);
+	return n;
+}
+
+/* ---- reporting helpers used by the macros ---- */
+
+void ktest_printf(struct ktest *t, const char *fmt, ...)
+{
+	char buf[256];
+	va_list args;
+
+	va_start(args, fmt);
+	vscnprintf(buf, sizeof(buf), fmt, args);
+	va_end(args);
+	printk_raw("    # %s: %s\n", t->name, buf);
+}
+
+static void fail_header(struct ktest *t, const char *file, int line)
+{
+	t->failed = true;
+	printk_raw("    # %s: EXPECTATION FAILED at %s:%d\n", t->name, file,
+		   line);
+}
+
+void ktest_fail_cmp(struct ktest *t, const char *file, int line,
+		    const char *lhs_expr, const char *op, const char *rhs_expr,
+		    long long lhs, long long rhs)
+{
+	fail_header(t, file, line);
+	printk_raw("    # Expected %s %s %s, but\n", lhs_expr, op, rhs_expr);
+	printk_raw("    #     %s == %lld (0x%llx)\n", lhs_expr, lhs,
+		   (unsigned long long)lhs);
+	printk_raw("    #     %s == %lld (0x%llx)\n", rhs_expr, rhs,
+		   (unsigned long long)rhs);
+}
+
+void ktest_fail_ptr(struct ktest *t, const char *file, int line,
+		    const char *lhs_expr, const char *op, const char *rhs_expr,
+		    const void *lhs, const void *rhs)
+{
+	fail_header(t, file, line);
+	printk_raw("    # Expected %s %s %s, but\n", lhs_expr, op, rhs_expr);
+	printk_raw("    #     %s == %p\n", lhs_expr, lhs);
+	printk_raw("    #     %s == %p\n", rhs_expr, rhs);
+}
+
+void ktest_fail_str(struct ktest *t, const char *file, int line,
+		    const char *lhs_expr, const char *op, const char *rhs_expr,
+		    const char *lhs, const char *rhs)
+{
+	fail_header(t, file, line);
+	printk_raw("    # Expected %s %s %s, but\n", lhs_expr, op, rhs_expr);
+	printk_raw("    #     %s == \"%s\"\n", lhs_expr, lhs);
+	printk_raw("    #     %s == \"%s\"\n", rhs_expr, rhs);
+}
+
+void ktest_fail_mem(struct ktest *t, const char *file, int line,
+		    const char *lhs_expr, const char *rhs_expr,
+		    const void *lhs, const void *rhs, size_t len)
+{
+	const u8 *a = lhs, *b = rhs;
+	size_t i = 0;
+
+	fail_header(t, file, line);
+	if (a && b)
+		while (i < len && a[i] == b[i])
+			i++;
+	printk_raw("    # Expected %s and %s to hold the same %zu bytes, but\n",
+		   lhs_expr, rhs_expr, len);
+	if (a && b)
+		printk_raw("    #     they differ at byte %zu: 0x%02x != 0x%02x\n",
+			   i, a[i], b[i]);
+	else
+		printk_raw("    #     one of them is NULL\n");
+}
+
+void ktest_fail_msg(struct ktest *t, const char *file, int line,
+		    const char *fmt, ...)
+{
+	char buf[256];
+	va_list args;
+
+	va_start(args, fmt);
+	vscnprintf(buf, sizeof(buf), fmt, args);
+	va_end(args);
+	fail_header(t, file, line);
+	printk_raw("    # %s\n", buf);
+}
+
+int ktest_strcmp(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b ? 0 : 1;
+	return strcmp(a, b);
+}
+
+int ktest_memcmp(const void *a, const void *b, size_t n)
+{
+	if (!a || !b)
+		return a == b ? 0 : 1;
+	return memcmp(a, b, n);
+}
+
+void ktest_abort(struct ktest *t)
+{
+	arch_longjmp(t->abort_env, 1);
+}
+
+void ktest_skip(struct ktest *t, const char *reason)
+{
+	t->skipped = true;
+	t->skip_reason = reason;
+	arch_longjmp(t->abort_env, 1);
+}
+
+/* ---- randomness ---- */
+
+static u64 splitmix64(u64 *state)
+{
+	u64 z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static u64 name_hash(const char *suite, const char *name)
+{
+	u64 h = 0xcbf29ce484222325ULL; /* FNV-1a */
+
+	for (const char *p = suite; *p; p++)
+		h = (h ^ (u8)*p) * 0x100000001b3ULL;
+	h = (h ^ '.') * 0x100000001b3ULL;
+	for (const char *p = name; *p; p++)
+		h = (h ^ (u8)*p) * 0x100000001b3ULL;
+	return h;
+}
+
+u32 ktest_random(struct ktest *t)
+{
+	if (!t->seed_printed) {
+		t->seed_printed = true;
+		ktest_printf(t, "random, replay with ktest.seed=%llu ktest.filter=%s.%s",
+			     (unsigned long long)boot_seed, t->suite->name,
+			     t->name);
+	}
+	return (u32)(splitmix64(&t->rng_state) >> 32);
+}
+
+u32 ktest_random_below(struct ktest *t, u32 bound)
+{
+	/* Lemire's multiply-shift with rejection: unbiased. */
+	u64 m = (u64)ktest_random(t) * bound;
+	u32 low = (u32)m;
+
+	if (low < bound) {
+		u32 threshold = -bound % bound;
+
+		while (low < threshold) {
+			m = (u64)ktest_random(t) * bound;
+			low = (u32)m;
+		}
+	}
+	return (u32)(m >> 32);
+}
+
+u64 ktest_seed(void)
+{
+	return boot_seed;
+}
+
+/* ---- running ---- */
+
+static unsigned int nr_resources(void)
+{
+	return (unsigned int)(__ktest_resources_end - __ktest_resources_start);
+}
+
+static void snapshot(long *vals)
+{
+	for (unsigned int i = 0; i < nr_resources(); i++)
+		vals[i] = __ktest_resources_start[i]->count();
+}
+
+static void check_leaks(struct ktest *t, const long *before)
+{
+	for (unsigned int i = 0; i < nr_resources(); i++) {
+		const struct ktest_resource *r = __ktest_resources_start[i];
+		long after = r->count();
+
+		if (after != before[i]) {
+			t->failed = true;
+			printk_raw("    # %s: LEAK of %s: %ld before the case, %ld after\n",
+				   t->name, r->name, before[i], after);
+		}
+	}
+}
+
+static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
+		     unsigned int num, struct ktest_counts *counts)
+{
+	struct arch_jmp_buf env;
+	struct ktest t = {
+		.name = c->name,
+		.suite = s,
+		.abort_env = &env,
+		.rng_state = boot_seed ^ name_hash(s->name, c->name),
+	};
+	long before[MAX_RESOURCES];
+	volatile bool inited = false;
+
+	snapshot(before);
+	if (arch_setjmp(&env) == 0) {
+		if (s->init && s->init(&t) != 0) {
+			KTEST_FAIL(&t, "suite init failed");
+		} else {
+			inited = true;
+			c->run(&t);
+		}
+	}
+	if (inited && s->exit)
+		s->exit(&t);
+	if (!t.skipped)
+		check_leaks(&t, before);
+
+	if (t.failed) {
+		counts->fail++;
+		printk_raw("    not ok %u %s\n", num, c->name);
+	} else if (t.skipped) {
+		counts->skip++;
+		printk_raw("    ok %u %s # SKIP %s\n", num, c->name,
+			   t.skip_reason);
+	} else {
+		counts->pass++;
+		printk_raw("    ok %u %s\n", num, c->name);
+	}
+}
+
+static void run_suite(const struct ktest_suite *s, unsigned int num,
+		      struct ktest_counts *total)
+{
+	struct ktest_counts counts = { 0, 0, 0 };
+	const char *skip = s->skip_if ? s->skip_if() : NULL;
+	unsigned int n = 0;
+
+	printk_raw("    KTAP version 1\n");
+	printk_raw("    # Subtest: %s\n", s->name);
+	printk_raw("    1..%u\n", selected_cases(s));
+	for (const struct ktest_case *c = s->cases; c->name; c++) {
+		if (!case_selected(s, c))
+			continue;
+		n++;
+		if (skip) {
+			counts.skip++;
+			printk_raw("    ok %u %s # SKIP %s\n", n, c->name, skip);
+		} else {
+			run_case(s, c, n, &counts);
+		}
+	}
+	printk_raw("# %s: pass:%u fail:%u skip:%u total:%u\n", s->name,
+		   counts.pass, counts.fail, counts.skip, n);
+	if (counts.fail)
+		printk_raw("not ok %u %s\n", num, s->name);
+	else if (skip)
+		printk_raw("ok %u %s # SKIP %s\n", num, s->name, skip);
+	else
+		printk_raw("ok %u %s\n", num, s->name);
+	total->pass += counts.pass;
+	total->fail += counts.fail;
+	total->skip += counts.skip;
+}
+
+int ktest_run_all(void)
+{
+	const struct ktest_suite *const *sp;
+	struct ktest_counts total = { 0, 0, 0 };
+	unsigned int nsuites = 0, num = 0;
+
+	BUG_ON(nr_resources() > MAX_RESOURCES);
+	if (!seed_given)
+		boot_seed = get_cycles();
+	for (sp = __ktest_suites_start; sp < __ktest_suites_end; sp++)
+		nsuites += selected_cases(*sp) > 0;
+
+	printk_raw("KTAP version 1\n");
+	printk_raw("# ktest: seed %llu (replay with ktest.seed=%llu)\n",
+		   (unsigned long long)boot_seed,
+		   (unsigned long long)boot_seed);
+	if (filter[0])
+		printk_raw("# ktest: filter %s\n", filter);
+	printk_raw("1..%u\n", nsuites);
+	for (sp = __ktest_suites_start; sp < __ktest_suites_end; sp++)
+		if (selected_cases(*sp) > 0)
+			run_suite(*sp, ++num, &total);
+	printk_raw("# totals: pass:%u fail:%u skip:%u total:%u\n", total.pass,
+		   total.fail, total.skip, total.pass + total.fail + total.skip);
+
+	if (total.fail)
+		pr_err("ktest: %u of %u tests FAILED\n", total.fail,
+		       total.pass + total.fail + total.skip);
+	else
+		pr_info("ktest: all %u tests passed (%u skipped)\n",
+			total.pass + total.skip, total.skip);
+	return (int)total.fail;
+}
+
+void ktest_run_misuse(void)
+{
+	const struct ktest_misuse *const *mp;
+
+	if (!misuse[0])
+		return;
+	for (mp = __ktest_misuse_start; mp < __ktest_misuse_end; mp++) {
+		if (strcmp((*mp)->name, misuse) != 0)
+			continue;
+		pr_info("ktest: misuse scenario %s: it must stop the kernel\n",
+			misuse);
+		(*mp)->run();
+		pr_err("ktest: misuse scenario %s returned: the misuse was not caught\n",
+		       misuse);
+		arch_exit(EXIT_FAILURE_STATUS);
+	}
+	pr_err("ktest: no misuse scenario named '%s'; known:", misuse);
+	for (mp = __ktest_misuse_start; mp < __ktest_misuse_end; mp++)
+		pr_cont(" %s", (*mp)->name);
+	pr_cont("\n");
+	arch_exit(EXIT_FAILURE_STATUS);
+}

@@ -1,0 +1,230 @@
+/*
+ * tests/ktest.h - the in-kernel test framework.
+ *
+ * A suite is a struct ktest_suite in its own file tests/<subject>_test.c,
+ * registered with KTEST_SUITE() into the .ktest_suites linker section; the
+ * runner walks that section in link order.  Each case gets a fresh struct
+ * ktest.  EXPECT macros record a failure and let the case go on; ASSERT
+ * macros record it and abandon the case at once (a longjmp back into the
+ * runner, after which the suite's exit() still runs).  Every failure
+ * prints the expression, both values and file:line as KTAP "# " lines.
+ *
+ * Around every case (init and exit included) the runner snapshots each
+ * registered resource counter (KTEST_RESOURCE: free pages, live slab
+ * objects, ...) and fails the case if one differs afterwards: a leak
+ * fails the test that caused it.
+ *
+ * Output is KTAP version 1 with one nested subtest block per suite.
+ */
+#ifndef TESTS_KTEST_H
+#define TESTS_KTEST_H
+
+#include "lib/compiler.h"
+#include "lib/types.h"
+
+struct ktest;
+
+struct ktest_case {
+	const char *name;
+	void (*run)(struct ktest *t);
+};
+
+struct ktest_suite {
+	const char *name;
+	/*
+	 * Optional: returns NULL when the suite can run in this boot, or a
+	 * reason to skip the whole suite ("needs -numa", ...).
+	 */
+	const char *(*skip_if)(void);
+	/* Optional per-case setup; non-zero fails the case without running it. */
+	int (*init)(struct ktest *t);
+	/* Optional per-case teardown; runs after init succeeded, even on abort. */
+	void (*exit)(struct ktest *t);
+	const struct ktest_case *cases; /* ends with an entry whose name is NULL */
+};
+
+#define KTEST_CASE(fn) { .name = #fn, .run = fn }
+#define KTEST_END { .name = NULL, .run = NULL }
+
+#define KTEST_SUITE(suite)                                                 \
+	static const struct ktest_suite *const __ktest_suite_##suite        \
+		__section(".ktest_suites") __used = &(suite)
+
+/* A counter that must read the same before and after every case. */
+struct ktest_resource {
+	const char *name;
+	long (*count)(void);
+};
+
+#define KTEST_RESOURCE(var, label, fn)                                     \
+	static const struct ktest_resource __ktest_res_##var = { label, fn }; \
+	static const struct ktest_resource *const __ktest_resp_##var        \
+		__section(".ktest_resources") __used = &__ktest_res_##var
+
+/*
+ * A misuse scenario: code that must stop the kernel (a BUG:, a panic, a
+ * triple fault).  It runs instead of the suites when the command line says
+ * ktest.misuse=NAME; the host runner judges the boot on its exact line.
+ */
+struct ktest_misuse {
+	const char *name;
+	void (*run)(void);
+};
+
+#define KTEST_MISUSE(var, fn)                                              \
+	static const struct ktest_misuse __ktest_mis_##var = { #var, fn };    \
+	static const struct ktest_misuse *const __ktest_misp_##var          \
+		__section(".ktest_misuse") __used = &__ktest_mis_##var
+
+/* Per-case state.  Tests may use priv; the rest belongs to the runner. */
+struct ktest {
+	const char *name;
+	const struct ktest_suite *suite;
+	void *priv;
+	bool failed;
+	bool skipped;
+	const char *skip_reason;
+	bool seed_printed;
+	u64 rng_state;
+	void *abort_env; /* the runner's jump buffer */
+};
+
+/* Runs every registered suite (honouring ktest.filter) and prints KTAP.
+ * Returns the number of failed cases. */
+int ktest_run_all(void);
+
+/* Runs the misuse scenario named on the command line, if any.  Does not
+ * return when one was requested and it did stop the kernel. */
+void ktest_run_misuse(void);
+
+/* Writes a "# " diagnostic line at the case's indentation. */
+void ktest_printf(struct ktest *t, const char *fmt, ...) __printf(2, 3);
+
+/* Marks the case skipped with a reason and leaves it. */
+void ktest_skip(struct ktest *t, const char *reason) __noreturn;
+
+/* Leaves the case after a failed ASSERT. */
+void ktest_abort(struct ktest *t) __noreturn;
+
+/*
+ * Deterministic per-case randomness: derived from the boot's seed
+ * (ktest.seed=N replays it) and the case name; the first call prints the
+ * seed so that a failing run can be replayed.
+ */
+u32 ktest_random(struct ktest *t);
+/* A value in [0, bound), bound > 0. */
+u32 ktest_random_below(struct ktest *t, u32 bound);
+/* The boot's seed. */
+u64 ktest_seed(void);
+
+/* Failure reporters used by the macros below. */
+void ktest_fail_cmp(struct ktest *t, const char *file, int line,
+		    const char *lhs_expr, const char *op, const char *rhs_expr,
+		    long long lhs, long long rhs);
+void ktest_fail_ptr(struct ktest *t, const char *file, int line,
+		    const char *lhs_expr, const char *op, const char *rhs_expr,
+		    const void *lhs, const void *rhs);
+void ktest_fail_str(struct ktest *t, const char *file, int line,
+		    const char *lhs_expr, const char *op, const char *rhs_expr,
+		    const char *lhs, const char *rhs);
+void ktest_fail_mem(struct ktest *t, const char *file, int line,
+		    const char *lhs_expr, const char *rhs_expr,
+		    const void *lhs, const void *rhs, size_t len);
+void ktest_fail_msg(struct ktest *t, const char *file, int line,
+		    const char *fmt, ...) __printf(4, 5);
+
+#define __KTEST_CMP(t, a, op, b, on_fail)                                   \
+	do {                                                                 \
+		__typeof__(a) __a = (a);                                     \
+		__typeof__(b) __b = (b);                                     \
+		if (!(__a op __b)) {                                         \
+			ktest_fail_cmp(t, __FILE__, __LINE__, #a, #op, #b,   \
+				       (long long)__a, (long long)__b);      \
+			on_fail;                                             \
+		}                                                            \
+	} while (0)
+
+#define __KTEST_PTR(t, a, op, b, on_fail)                                   \
+	do {                                                                 \
+		const void *__a = (a);                                       \
+		const void *__b = (b);                                       \
+		if (!(__a op __b)) {                                         \
+			ktest_fail_ptr(t, __FILE__, __LINE__, #a, #op, #b,   \
+				       __a, __b);                            \
+			on_fail;                                             \
+		}                                                            \
+	} while (0)
+
+#define __KTEST_STR(t, a, op, b, on_fail)                                   \
+	do {                                                                 \
+		const char *__a = (a);                                       \
+		const char *__b = (b);                                       \
+		if (!(ktest_strcmp(__a, __b) op 0)) {                        \
+			ktest_fail_str(t, __FILE__, __LINE__, #a, #op, #b,   \
+				       __a, __b);                            \
+			on_fail;                                             \
+		}                                                            \
+	} while (0)
+
+#define __KTEST_MEM(t, a, b, len, on_fail)                                  \
+	do {                                                                 \
+		const void *__a = (a);                                       \
+		const void *__b = (b);                                       \
+		size_t __n = (len);                                          \
+		if (ktest_memcmp(__a, __b, __n) != 0) {                      \
+			ktest_fail_mem(t, __FILE__, __LINE__, #a, #b, __a,   \
+				       __b, __n);                            \
+			on_fail;                                             \
+		}                                                            \
+	} while (0)
+
+#define __KTEST_TRUE(t, c, on_fail)                                         \
+	do {                                                                 \
+		if (!(c)) {                                                  \
+			ktest_fail_msg(t, __FILE__, __LINE__,                \
+				       "Expected %s to be true", #c);       \
+			on_fail;                                             \
+		}                                                            \
+	} while (0)
+
+#define __KTEST_CONT (void)0
+#define __KTEST_STOP ktest_abort(t)
+
+/* Compare two strings or memory without pulling lib/string.h in here. */
+int ktest_strcmp(const char *a, const char *b);
+int ktest_memcmp(const void *a, const void *b, size_t n);
+
+#define KTEST_EXPECT_EQ(t, a, b) __KTEST_CMP(t, a, ==, b, __KTEST_CONT)
+#define KTEST_EXPECT_NE(t, a, b) __KTEST_CMP(t, a, !=, b, __KTEST_CONT)
+#define KTEST_EXPECT_LT(t, a, b) __KTEST_CMP(t, a, <, b, __KTEST_CONT)
+#define KTEST_EXPECT_LE(t, a, b) __KTEST_CMP(t, a, <=, b, __KTEST_CONT)
+#define KTEST_EXPECT_GT(t, a, b) __KTEST_CMP(t, a, >, b, __KTEST_CONT)
+#define KTEST_EXPECT_GE(t, a, b) __KTEST_CMP(t, a, >=, b, __KTEST_CONT)
+#define KTEST_EXPECT_TRUE(t, c) __KTEST_TRUE(t, c, __KTEST_CONT)
+#define KTEST_EXPECT_FALSE(t, c) __KTEST_TRUE(t, !(c), __KTEST_CONT)
+#define KTEST_EXPECT_PTR_EQ(t, a, b) __KTEST_PTR(t, a, ==, b, __KTEST_CONT)
+#define KTEST_EXPECT_PTR_NE(t, a, b) __KTEST_PTR(t, a, !=, b, __KTEST_CONT)
+#define KTEST_EXPECT_NULL(t, a) __KTEST_PTR(t, a, ==, NULL, __KTEST_CONT)
+#define KTEST_EXPECT_NOT_NULL(t, a) __KTEST_PTR(t, a, !=, NULL, __KTEST_CONT)
+#define KTEST_EXPECT_STREQ(t, a, b) __KTEST_STR(t, a, ==, b, __KTEST_CONT)
+#define KTEST_EXPECT_STRNE(t, a, b) __KTEST_STR(t, a, !=, b, __KTEST_CONT)
+#define KTEST_EXPECT_MEMEQ(t, a, b, n) __KTEST_MEM(t, a, b, n, __KTEST_CONT)
+
+#define KTEST_ASSERT_EQ(t, a, b) __KTEST_CMP(t, a, ==, b, __KTEST_STOP)
+#define KTEST_ASSERT_NE(t, a, b) __KTEST_CMP(t, a, !=, b, __KTEST_STOP)
+#define KTEST_ASSERT_LT(t, a, b) __KTEST_CMP(t, a, <, b, __KTEST_STOP)
+#define KTEST_ASSERT_LE(t, a, b) __KTEST_CMP(t, a, <=, b, __KTEST_STOP)
+#define KTEST_ASSERT_GT(t, a, b) __KTEST_CMP(t, a, >, b, __KTEST_STOP)
+#define KTEST_ASSERT_GE(t, a, b) __KTEST_CMP(t, a, >=, b, __KTEST_STOP)
+#define KTEST_ASSERT_TRUE(t, c) __KTEST_TRUE(t, c, __KTEST_STOP)
+#define KTEST_ASSERT_FALSE(t, c) __KTEST_TRUE(t, !(c), __KTEST_STOP)
+#define KTEST_ASSERT_PTR_EQ(t, a, b) __KTEST_PTR(t, a, ==, b, __KTEST_STOP)
+#define KTEST_ASSERT_NULL(t, a) __KTEST_PTR(t, a, ==, NULL, __KTEST_STOP)
+#define KTEST_ASSERT_NOT_NULL(t, a) __KTEST_PTR(t, a, !=, NULL, __KTEST_STOP)
+#define KTEST_ASSERT_STREQ(t, a, b) __KTEST_STR(t, a, ==, b, __KTEST_STOP)
+#define KTEST_ASSERT_MEMEQ(t, a, b, n) __KTEST_MEM(t, a, b, n, __KTEST_STOP)
+
+#define KTEST_FAIL(t, fmt, ...) \
+	ktest_fail_msg(t, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
+
+#endif /* TESTS_KTEST_H */

@@ -1,0 +1,742 @@
+#!/usr/bin/env python3
+"""Boot mm86 under QEMU in a matrix of configurations and judge each boot.
+
+Each line of the matrix file (tests/boots.txt) is one boot:
+
+    name | image | qemu options | kernel command line | expectation
+
+image is "elf" (-kernel/-append) or "iso" (-cdrom, GRUB holds the command
+line, so that field must be empty).  expectation is "pass [timeout=S]" or
+"fail exit=N line=REGEX [timeout=S]"; REGEX runs to the end of the line
+(less a trailing timeout=S) and may contain "|" and "#".  A line whose
+first non-blank character is "#" is a comment.
+
+A "pass" boot passes when QEMU exits 33 (the kernel wrote 0x10 to
+isa-debug-exit) and its serial log holds a well-formed KTAP report with no
+"not ok".  A "fail" boot passes when QEMU exits N, some log line (less its
+"[ timestamp ] " prefix) fully matches REGEX, and the boot does not pass
+the pass rule.  The last line printed is "N passed, N failed[, N skipped]";
+the exit status is 0 only when nothing failed (2 for a usage error).
+
+parse_matrix() and judge() are pure functions, tested by test_ktap.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import fnmatch
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ktap  # noqa: E402  (found beside this file)
+
+EXIT_PASSED = 33  # the kernel wrote 0x10 to isa-debug-exit
+EXIT_FAILED = 35  # the kernel wrote 0x11: a failure or a panic
+DEFAULT_TIMEOUT = 60.0
+LOG_TAIL = 15  # log lines shown for a failed boot
+MAX_FAILED_CASES = 10  # failed cases shown for a failed boot
+MAX_DIAGNOSTICS = 4  # diagnostic lines shown per failed case
+MAX_KTAP_ERRORS = 10
+
+BASE_OPTIONS = ["-display", "none", "-no-reboot", "-monitor", "none"]
+DEBUG_EXIT = ["-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+# Options the runner sets itself; a matrix line may not override them.
+RESERVED_OPTIONS = {"-kernel", "-append", "-initrd", "-cdrom", "-serial",
+                    "-display", "-monitor", "-nographic", "-daemonize",
+                    "-no-reboot"}
+
+NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+TIMESTAMP_RE = re.compile(r"\[\s*\d+\.\d+\] ?")
+TRAILING_TIMEOUT_RE = re.compile(r"\s+timeout=(\S+)$")
+EXTRA_COUNTS_RE = re.compile(
+    r"(\d+) passed, (\d+) failed(?:, (\d+) skipped)?")
+
+
+class MatrixError(Exception):
+    """A malformed matrix file; the message lists every bad line."""
+
+
+@dataclass(frozen=True)
+class Boot:
+    """One boot of the matrix."""
+
+    name: str
+    image: str  # "elf" or "iso"
+    qemu_args: tuple[str, ...]
+    cmdline: str
+    expect: str  # "pass" or "fail"
+    timeout: float = DEFAULT_TIMEOUT
+    exit_status: int | None = None  # must-fail boots only
+    line_re: re.Pattern | None = None  # must-fail boots only
+    lineno: int = 0
+
+
+# -- the matrix file -----------------------------------------------------
+
+
+def _parse_timeout(value: str) -> float:
+    try:
+        timeout = float(value)
+    except ValueError:
+        raise ValueError(
+            f"timeout={value} is not a number of seconds") from None
+    if not timeout > 0 or timeout != timeout or timeout == float("inf"):
+        raise ValueError(f"timeout={value} must be a positive number")
+    return timeout
+
+
+def parse_expectation(text: str) -> dict:
+    """Parses the expectation field into Boot keyword arguments.
+
+    Raises ValueError with a message on a malformed field.
+    """
+    words = text.split(None, 1)
+    if not words or words[0] not in ("pass", "fail"):
+        raise ValueError(f"expectation must start with 'pass' or 'fail', "
+                         f"got {text!r}")
+    kind, rest = words[0], (words[1] if len(words) > 1 else "")
+    result: dict = {"expect": kind}
+    while rest:
+        if kind == "fail" and rest.startswith("line="):
+            regex = rest[len("line="):]
+            m = TRAILING_TIMEOUT_RE.search(regex)
+            if m:
+                if "timeout" in result:
+                    raise ValueError("timeout= given twice")
+                result["timeout"] = _parse_timeout(m.group(1))
+                regex = regex[: m.start()]
+            regex = regex.strip()
+            if not regex:
+                raise ValueError("line= needs a regular expression")
+            try:
+                result["line_re"] = re.compile(regex)
+            except re.error as e:
+                raise ValueError(
+                    f"bad regular expression in line=: {e}") from None
+            break
+        word, rest = (rest.split(None, 1) + [""])[:2]
+        key, eq, value = word.partition("=")
+        if not eq or key not in (("timeout",) if kind == "pass"
+                                 else ("timeout", "exit")):
+            allowed = ("timeout=S" if kind == "pass"
+                       else "exit=N, line=REGEX and timeout=S")
+            raise ValueError(f"unexpected {word!r} in a '{kind}' expectation "
+                             f"(allowed: {allowed})")
+        if key in result or (key == "exit" and "exit_status" in result):
+            raise ValueError(f"{key}= given twice")
+        if key == "timeout":
+            result["timeout"] = _parse_timeout(value)
+        else:
+            if not value.isdigit() or int(value) > 255:
+                raise ValueError(f"exit={value} must be a QEMU exit status "
+                                 f"0..255")
+            result["exit_status"] = int(value)
+    if kind == "fail":
+        missing = [w for w, k in (("exit=N", "exit_status"),
+                                  ("line=REGEX", "line_re"))
+                   if k not in result]
+        if missing:
+            raise ValueError(f"a 'fail' expectation needs "
+                             f"{' and '.join(missing)}")
+    return result
+
+
+def parse_matrix_line(line: str, lineno: int) -> Boot:
+    """Parses one non-comment line; raises ValueError when malformed."""
+    fields = [f.strip() for f in line.split("|", 4)]
+    if len(fields) != 5:
+        raise ValueError(f"expected 5 fields separated by '|' (name | image "
+                         f"| qemu options | kernel command line | "
+                         f"expectation), got {len(fields)}")
+    name, image, options, cmdline, expectation = fields
+    if not NAME_RE.fullmatch(name):
+        raise ValueError(f"bad boot name {name!r} (letters, digits, '_', "
+                         f"'.', '-')")
+    if image not in ("elf", "iso"):
+        raise ValueError(f"image must be 'elf' or 'iso', got {image!r}")
+    if image == "iso" and cmdline:
+        raise ValueError(f"an iso boot takes its kernel command line from "
+                         f"GRUB's config: the command line field must be "
+                         f"empty, got {cmdline!r}")
+    try:
+        qemu_args = tuple(shlex.split(options))
+    except ValueError as e:
+        raise ValueError(
+            f"cannot split the qemu options {options!r}: {e}") from None
+    for arg in qemu_args:
+        if arg.split("=", 1)[0] in RESERVED_OPTIONS or (
+                arg.startswith("--")
+                and arg[1:].split("=", 1)[0] in RESERVED_OPTIONS):
+            raise ValueError(f"qemu option {arg} is set by the runner")
+    return Boot(name=name, image=image, qemu_args=qemu_args, cmdline=cmdline,
+                lineno=lineno, **parse_expectation(expectation))
+
+
+def parse_matrix(text: str, source: str = "<matrix>") -> list[Boot]:
+    """Parses a whole matrix file; raises MatrixError listing bad lines."""
+    boots: list[Boot] = []
+    errors: list[str] = []
+    seen: dict[str, int] = {}
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            boot = parse_matrix_line(line, lineno)
+        except ValueError as e:
+            errors.append(f"{source}:{lineno}: {e}")
+            continue
+        if boot.name in seen:
+            errors.append(f"{source}:{lineno}: boot name {boot.name!r} "
+                          f"already used on line {seen[boot.name]}")
+            continue
+        seen[boot.name] = lineno
+        boots.append(boot)
+    if errors:
+        raise MatrixError("\n".join(errors))
+    if not boots:
+        raise MatrixError(f"{source}: no boots in the matrix")
+    return boots
+
+
+# -- judging -------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """What one QEMU run left behind."""
+
+    returncode: int | None  # None when it was killed or never started
+    log: str
+    timed_out_after: float | None = None  # seconds, when killed
+    output: str = ""  # QEMU's own stdout and stderr
+    start_error: str | None = None
+    elapsed: float = 0.0
+
+
+@dataclass
+class Row:
+    """A line of the summary table."""
+
+    suite: str
+    counts: ktap.Counts
+    note: str = ""
+
+
+@dataclass
+class Verdict:
+    """The judgement of one boot."""
+
+    passed: bool
+    reasons: list[str] = field(default_factory=list)
+    counts: ktap.Counts = field(default_factory=ktap.Counts)
+    rows: list[Row] = field(default_factory=list)
+    summary: str = ""  # shown in parentheses on the PASS/FAIL line
+    report: ktap.Report | None = None
+
+
+def describe_exit(code: int | None) -> str:
+    """Says what a QEMU exit status means for mm86."""
+    if code is None:
+        return "no exit status"
+    if code == EXIT_PASSED:
+        return f"all tests passed (exit {EXIT_PASSED})"
+    if code == EXIT_FAILED:
+        return f"kernel reported failure or panicked (exit {EXIT_FAILED})"
+    if code == 0:
+        return "triple fault or reset (QEMU exit 0)"
+    if code == 1:
+        return "QEMU error (exit 1)"
+    if code < 0:
+        try:
+            sig = signal.Signals(-code).name
+        except ValueError:
+            sig = f"signal {-code}"
+        return f"QEMU killed by {sig}"
+    return f"unexpected QEMU exit status {code}"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def log_lines(log: str) -> list[str]:
+    """The log's lines with '\\r' removed and trailing blank lines dropped."""
+    lines = log.replace("\r", "").split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines
+
+
+def strip_timestamp(line: str) -> str:
+    """Removes a '[    1.234567] ' prefix and any trailing '\\r'."""
+    line = line.rstrip("\r")
+    m = TIMESTAMP_RE.match(line)
+    return line[m.end():] if m else line
+
+
+def log_tail(log: str, n: int = LOG_TAIL) -> str:
+    lines = log_lines(log)
+    if not lines:
+        return "(the serial log is empty)"
+    return "\n".join(lines[-n:])
+
+
+def _run_problems(outcome: Outcome) -> list[str]:
+    """Reasons that come from QEMU itself (start failure, timeout)."""
+    if outcome.start_error is not None:
+        return [f"QEMU did not start: {outcome.start_error}"]
+    if outcome.timed_out_after is not None:
+        return [f"timeout after {outcome.timed_out_after:g}s"]
+    return []
+
+
+def _qemu_output(outcome: Outcome) -> list[str]:
+    text = outcome.output.strip()
+    if not text:
+        return []
+    lines = text.splitlines()[-10:]
+    return ["QEMU said:\n" + "\n".join(lines)]
+
+
+def passes_pass_rule(outcome: Outcome, report: ktap.Report) -> bool:
+    return (outcome.returncode == EXIT_PASSED
+            and outcome.timed_out_after is None and report.passed)
+
+
+def judge(boot: Boot, outcome: Outcome) -> Verdict:
+    """Judges one boot from its exit status and serial log (pure)."""
+    report = ktap.parse(outcome.log)
+    if boot.expect == "fail":
+        return _judge_must_fail(boot, outcome, report)
+    return _judge_pass(outcome, report)
+
+
+def _count_rows(report: ktap.Report, boot_failed: bool) -> list[Row]:
+    """Per-suite counts; missing cases and suites count as failed."""
+    rows = []
+    for suite in report.suites:
+        c = suite.counts()
+        c.failed += suite.missing_cases
+        note = []
+        if suite.directive:
+            note.append(f"# {suite.directive}")
+        if suite.missing_cases:
+            note.append(f"{plural(suite.missing_cases, 'planned case')} "
+                        f"missing")
+        if not suite.closed:
+            note.append("unclosed")
+        rows.append(Row(suite.display_name(), c, ", ".join(note)))
+    if report.plan is not None and len(report.suites) < report.plan:
+        unopened = report.plan - len(report.suites)
+        rows.append(Row("(suites not run)", ktap.Counts(failed=unopened),
+                        f"{plural(unopened, 'planned suite')} never "
+                        f"started"))
+    if boot_failed and sum(r.counts.failed for r in rows) == 0:
+        rows.append(Row("(boot)", ktap.Counts(failed=1), "the boot failed"))
+    return rows
+
+
+def _judge_pass(outcome: Outcome, report: ktap.Report) -> Verdict:
+    reasons = _run_problems(outcome)
+    if not reasons and outcome.returncode != EXIT_PASSED:
+        reasons.append(describe_exit(outcome.returncode))
+    if report.errors:
+        shown = report.errors[:MAX_KTAP_ERRORS]
+        more = len(report.errors) - len(shown)
+        text = "KTAP report is not well-formed:\n" + "\n".join(
+            str(e) for e in shown)
+        if more:
+            text += f"\n... and {more} more KTAP errors"
+        reasons.append(text)
+    failures = report.failures()
+    if failures:
+        lines = []
+        for suite, case in failures[:MAX_FAILED_CASES]:
+            if case is None:
+                lines.append(f"not ok {suite.display_name()} (the suite)")
+                continue
+            lines.append(f"not ok {suite.display_name()}.{case.name}")
+            shown = case.diagnostics[:MAX_DIAGNOSTICS]
+            lines.extend(f"    {d}" for d in shown)
+        if len(failures) > MAX_FAILED_CASES:
+            lines.append(f"... and {len(failures) - MAX_FAILED_CASES} more")
+        if report.seed is not None:
+            lines.append(f"(replay with ktest.seed={report.seed})")
+        reasons.append(f"{plural(len(failures), 'failure')}:\n"
+                       + "\n".join(lines))
+    passed = not reasons
+    if not passed:
+        reasons.extend(_qemu_output(outcome))
+        reasons.append(f"last {LOG_TAIL} lines of the log:\n"
+                       + log_tail(outcome.log))
+    rows = _count_rows(report, boot_failed=not passed)
+    counts = ktap.Counts()
+    for row in rows:
+        counts = counts + row.counts
+    if not report.found:
+        summary = "no KTAP report"
+    else:
+        summary = plural(counts.total, "case")
+        if counts.skipped:
+            summary += f", {counts.skipped} skipped"
+        if counts.failed:
+            summary += f", {counts.failed} failed"
+    return Verdict(passed, reasons, counts, rows, summary, report)
+
+
+def _judge_must_fail(boot: Boot, outcome: Outcome,
+                     report: ktap.Report) -> Verdict:
+    reasons = _run_problems(outcome)
+    if not reasons and outcome.returncode != boot.exit_status:
+        reasons.append(f"wrong exit status: "
+                       f"{describe_exit(outcome.returncode)}; expected "
+                       f"{describe_exit(boot.exit_status)}")
+    assert boot.line_re is not None
+    found = any(boot.line_re.fullmatch(strip_timestamp(line))
+                for line in outcome.log.split("\n"))
+    if not found:
+        reasons.append(f"expected line not found; last lines:\n"
+                       + log_tail(outcome.log)
+                       + f"\n(expected a line matching "
+                         f"{boot.line_re.pattern!r})")
+    if passes_pass_rule(outcome, report):
+        reasons.append("the boot passed (exit 33 and a passing KTAP report),"
+                       " but it must fail")
+    passed = not reasons
+    if not passed:
+        reasons.extend(_qemu_output(outcome))
+        if found:
+            reasons.append(f"last {LOG_TAIL} lines of the log:\n"
+                           + log_tail(outcome.log))
+    counts = ktap.Counts(passed=1) if passed else ktap.Counts(failed=1)
+    summary = (f"failed as expected: exit {boot.exit_status}" if passed
+               else "did not fail as expected")
+    return Verdict(passed, reasons, counts,
+                   [Row("(must fail)", counts, summary)], summary, report)
+
+
+# -- running QEMU --------------------------------------------------------
+
+
+def build_command(boot: Boot, qemu: str, kernel: str, iso: str,
+                  log_path: str) -> list[str]:
+    """The full QEMU command line of one boot."""
+    if boot.image == "elf":
+        image = ["-kernel", kernel, "-append", boot.cmdline]
+    else:
+        image = ["-cdrom", iso, "-boot", "d"]
+    return ([qemu] + BASE_OPTIONS + ["-serial", f"file:{log_path}"]
+            + DEBUG_EXIT + ["-accel", "tcg"] + image + list(boot.qemu_args))
+
+
+class ProcessRegistry:
+    """The running QEMUs, so that Ctrl-C can kill them all."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.procs: set[subprocess.Popen] = set()
+        self.stopping = False
+
+    def start(self, cmd: list[str]) -> subprocess.Popen | None:
+        with self.lock:
+            if self.stopping:
+                return None
+            proc = subprocess.Popen(
+                cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, start_new_session=True)
+            self.procs.add(proc)
+            return proc
+
+    def forget(self, proc: subprocess.Popen) -> None:
+        with self.lock:
+            self.procs.discard(proc)
+
+    def kill_all(self) -> None:
+        with self.lock:
+            self.stopping = True
+            for proc in self.procs:
+                try:
+                    proc.kill()
+                except OSError:
+                    pass
+
+
+def run_qemu(cmd: list[str], log_path: str, timeout: float,
+             registry: ProcessRegistry) -> Outcome | None:
+    """Runs one QEMU to its end or its timeout; None if interrupted."""
+    try:
+        os.remove(log_path)
+    except FileNotFoundError:
+        pass
+    start = time.monotonic()
+    try:
+        proc = registry.start(cmd)
+    except OSError as e:
+        return Outcome(None, "", start_error=str(e))
+    if proc is None:
+        return None
+    timed_out = None
+    try:
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, _ = proc.communicate()
+            timed_out = timeout
+    finally:
+        registry.forget(proc)
+    elapsed = time.monotonic() - start
+    if registry.stopping:
+        return None
+    try:
+        with open(log_path, "rb") as f:
+            log = f.read().decode("utf-8", errors="replace")
+    except OSError:
+        log = ""
+    return Outcome(None if timed_out else proc.returncode, log,
+                   timed_out_after=timed_out,
+                   output=out.decode("utf-8", errors="replace"),
+                   elapsed=elapsed)
+
+
+# -- the command line ----------------------------------------------------
+
+
+def read_extra_counts(path: str) -> ktap.Counts:
+    """Reads the last 'N passed, N failed[, N skipped]' line of a file."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = f.read().splitlines()
+    for line in reversed(lines):
+        m = EXTRA_COUNTS_RE.fullmatch(line.strip())
+        if m:
+            return ktap.Counts(int(m.group(1)), int(m.group(2)),
+                               int(m.group(3) or 0))
+    raise ValueError("no 'N passed, N failed' line")
+
+
+def indent(text: str, prefix: str = "    ") -> str:
+    return "\n".join(prefix + line for line in text.split("\n"))
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} is not positive")
+    return value
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not at least 1")
+    return value
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(
+        description="Boot mm86 under QEMU in a matrix of configurations and "
+                    "judge each boot.")
+    ap.add_argument("--matrix", default="tests/boots.txt",
+                    help="matrix file (default: %(default)s)")
+    ap.add_argument("--only", action="append", metavar="GLOB",
+                    help="run only the boots whose name matches GLOB "
+                         "(repeatable)")
+    ap.add_argument("--jobs", type=positive_int, default=default_jobs(),
+                    metavar="N", help="boots run in parallel (default: the "
+                                      "number of CPUs, %(default)s)")
+    ap.add_argument("--qemu", default="qemu-system-i386",
+                    help="QEMU binary (default: %(default)s)")
+    ap.add_argument("--kernel", default="build/mm86.elf",
+                    help="kernel for elf boots (default: %(default)s)")
+    ap.add_argument("--iso", default="build/mm86.iso",
+                    help="image for iso boots (default: %(default)s)")
+    ap.add_argument("--logs", default="build/logs",
+                    help="directory for the serial logs (default: "
+                         "%(default)s)")
+    ap.add_argument("--timeout-scale", type=positive_float, default=1.0,
+                    metavar="F", help="multiply every timeout by F")
+    ap.add_argument("--extra-counts", action="extend", nargs="+", default=[],
+                    metavar="FILE", help="add the 'N passed, N failed' line "
+                                         "of each FILE to the totals")
+    return ap.parse_args(argv)
+
+
+def fail_setup(message: str) -> int:
+    for line in message.splitlines():
+        print(f"runner: error: {line}", file=sys.stderr)
+    return 2
+
+
+def select_boots(args: argparse.Namespace) -> list[Boot]:
+    """Reads the matrix and applies --only; raises MatrixError."""
+    try:
+        with open(args.matrix, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise MatrixError(f"cannot read the matrix {args.matrix}: "
+                          f"{e.strerror}")
+    boots = parse_matrix(text, args.matrix)
+    if args.only:
+        boots = [b for b in boots
+                 if any(fnmatch.fnmatchcase(b.name, g) for g in args.only)]
+        if not boots:
+            raise MatrixError(f"no boot in {args.matrix} matches --only "
+                              f"{' '.join(args.only)}")
+    return boots
+
+
+def check_inputs(args: argparse.Namespace, boots: list[Boot]) -> str | None:
+    """Returns an error message when QEMU or an image is missing."""
+    qemu = args.qemu
+    if os.sep in qemu:
+        if not (os.path.isfile(qemu) and os.access(qemu, os.X_OK)):
+            return f"QEMU binary {qemu} not found or not executable"
+    elif shutil.which(qemu) is None:
+        return f"QEMU binary {qemu} not found in PATH"
+    for image, path in (("elf", args.kernel), ("iso", args.iso)):
+        if any(b.image == image for b in boots) and not os.path.isfile(path):
+            what = "kernel" if image == "elf" else "ISO image"
+            return f"{what} {path} not found (build it first)"
+    return None
+
+
+def print_summary(boots: list[Boot], verdicts: dict[str, Verdict],
+                  extras: list[tuple[str, ktap.Counts, str]]) -> None:
+    rows = []
+    for boot in boots:
+        verdict = verdicts.get(boot.name)
+        if verdict is None:
+            continue
+        for row in verdict.rows:
+            rows.append((boot.name, row.suite, row.counts, row.note))
+    for path, counts, note in extras:
+        rows.append(("extra", os.path.basename(path), counts, note))
+    if not rows:
+        return
+    w1 = max(len("boot"), *(len(r[0]) for r in rows))
+    w2 = max(len("suite"), *(len(r[1]) for r in rows))
+    print()
+    print(f"{'boot':<{w1}}  {'suite':<{w2}}  {'pass':>5} {'fail':>5} "
+          f"{'skip':>5}")
+    for boot, suite, c, note in rows:
+        line = (f"{boot:<{w1}}  {suite:<{w2}}  {c.passed:>5} {c.failed:>5} "
+                f"{c.skipped:>5}")
+        print(f"{line}  {note}" if note else line)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        boots = select_boots(args)
+    except MatrixError as e:
+        return fail_setup(str(e))
+    problem = check_inputs(args, boots)
+    if problem:
+        return fail_setup(problem)
+    try:
+        os.makedirs(args.logs, exist_ok=True)
+    except OSError as e:
+        return fail_setup(f"cannot create {args.logs}: {e.strerror}")
+
+    width = max(len(b.name) for b in boots)
+    kernel, iso = os.path.abspath(args.kernel), os.path.abspath(args.iso)
+    commands = {}
+    for boot in boots:
+        log_path = os.path.abspath(os.path.join(args.logs, boot.name + ".log"))
+        commands[boot.name] = (build_command(boot, args.qemu, kernel, iso,
+                                             log_path), log_path)
+    jobs = min(args.jobs, len(boots))
+    print(f"runner: {plural(len(boots), 'boot')}, {jobs} at a time",
+          flush=True)
+
+    registry = ProcessRegistry()
+    verdicts: dict[str, Verdict] = {}
+    started = time.monotonic()
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+    try:
+        futures = {}
+        for boot in boots:
+            cmd, log_path = commands[boot.name]
+            futures[pool.submit(run_qemu, cmd, log_path,
+                                boot.timeout * args.timeout_scale,
+                                registry)] = boot
+        for future in concurrent.futures.as_completed(futures):
+            boot = futures[future]
+            outcome = future.result()
+            if outcome is None:
+                continue
+            verdict = judge(boot, outcome)
+            verdicts[boot.name] = verdict
+            cmd, log_path = commands[boot.name]
+            word = "PASS" if verdict.passed else "FAIL"
+            print(f"{word} {boot.name:<{width}}  ({outcome.elapsed:.1f} s, "
+                  f"{verdict.summary})")
+            if not verdict.passed:
+                for reason in verdict.reasons:
+                    print(indent(reason))
+                print(indent(f"log: {log_path}"))
+                print(indent(f"command: {shlex.join(cmd)}"))
+            sys.stdout.flush()
+    except KeyboardInterrupt:
+        registry.kill_all()
+        pool.shutdown(wait=True, cancel_futures=True)
+        print("runner: interrupted; killed every QEMU", file=sys.stderr)
+        return 130
+    pool.shutdown(wait=True)
+    wall = time.monotonic() - started
+
+    extras = []
+    for path in args.extra_counts:
+        try:
+            counts, note = read_extra_counts(path), ""
+        except (OSError, ValueError) as e:
+            reason = e.strerror if isinstance(e, OSError) else str(e)
+            print(f"FAIL extra counts {path}: {reason}")
+            counts, note = ktap.Counts(failed=1), f"unreadable: {reason}"
+        extras.append((path, counts, note))
+
+    print_summary(boots, verdicts, extras)
+    total = ktap.Counts()
+    for verdict in verdicts.values():
+        total = total + verdict.counts
+    for _, counts, _ in extras:
+        total = total + counts
+    failed_boots = sum(not v.passed for v in verdicts.values())
+    print(f"\nwall time {wall:.1f} s for {plural(len(boots), 'boot')} "
+          f"({failed_boots} failed)")
+    last = f"{total.passed} passed, {total.failed} failed"
+    if total.skipped:
+        last += f", {total.skipped} skipped"
+    print(last, flush=True)
+    return 0 if total.failed == 0 and failed_boots == 0 else 1
+
+
+def _terminate(signum, frame):
+    raise KeyboardInterrupt
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _terminate)
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
