@@ -4,9 +4,10 @@
  * Console and trap handlers first, so that anything after can report a
  * failure; then what the boot loader handed over (Multiboot info: memory
  * map, command line, modules), copied into kernel memory before anything
- * could overwrite it; the early command-line parameters (those that shape
- * memory set-up); the clock; the remaining parameters; and finally the
- * self-tests, whose verdict is the exit status.
+ * could overwrite it; the firmware memory map, then the early command-line
+ * parameters (mem=, memmap=, page_poison=: those that shape memory
+ * set-up); the clock; memory management; the remaining parameters; and
+ * finally the self-tests, whose verdict is the exit status.
  */
 #include "kernel/arch.h"
 #include "kernel/bug.h"
@@ -14,6 +15,9 @@
 #include "kernel/multiboot.h"
 #include "kernel/printk.h"
 #include "kernel/version.h"
+#include "mm/e820.h"
+#include "mm/init.h"
+#include "mm/vmstat.h"
 #include "tests/ktest.h"
 
 struct boot_info boot_info;
@@ -29,17 +33,23 @@ void start_kernel(u32 magic, u32 info_pa)
 
 	err = multiboot_parse(magic, info_pa, arch_early_phys_to_virt,
 			      &boot_info);
-	if (err)
+	if (err) {
+		multiboot_print(&boot_info);
 		panic("no usable Multiboot information (magic %08x, info at %08x): error %d",
 		      magic, info_pa, err);
-	cmdline_init(boot_info.cmdline);
-	parse_early_params();
+	}
 	multiboot_print(&boot_info);
+	cmdline_init(boot_info.cmdline);
+	e820__memory_setup(&boot_info);
+	parse_early_params();
+	e820__finish_early_params();
 
 	arch_time_init();
+	mm_core_init(&boot_info);
 	parse_late_params();
 
 	ktest_run_misuse();
 	failed = ktest_run_all();
+	show_mem_dumps();
 	arch_exit(failed ? EXIT_FAILURE_STATUS : EXIT_ALL_PASSED);
 }

@@ -41,8 +41,9 @@
 /* Bits l..h inclusive, h >= l: GENMASK(7, 4) == 0xf0. */
 #define GENMASK(h, l) \
 	(((~0UL) - (1UL << (l)) + 1) & (~0UL >> (BITS_PER_LONG - 1 - (h))))
-#define GENMASK_ULL(h, l) \
-	(((~0ULL) - (1ULL << (l)) + 1) & (~0ULL >> (BITS_PER_LONG_LONG - 1 - (h))))
+#define GENMASK_ULL(h, l)                                                   \
+	(((~0ULL) - (1ULL << (l)) + 1) &                                     \
+	 (~0ULL >> (BITS_PER_LONG_LONG - 1 - (h))))
 
 #define DECLARE_BITMAP(name, bits) unsigned long name[BITS_TO_LONGS(bits)]
 

@@ -14,6 +14,7 @@
 #define __unused __attribute__((unused))
 #define __noreturn __attribute__((noreturn))
 #define __noinline __attribute__((noinline))
+#undef __always_inline
 #define __always_inline inline __attribute__((always_inline))
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #define __weak __attribute__((weak))

@@ -60,7 +60,7 @@ bool glob_match(const char *pat, const char *str)
 		switch (d) {
 		case '*':
 			if (*next_pat == '\0')
-				return true;	/* a trailing star eats the rest */
+				return true;	/* a trailing star: the rest */
 			/* Try the star empty first; remember where to widen. */
 			back_pat = next_pat;
 			back_str = str;

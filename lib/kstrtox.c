@@ -47,7 +47,7 @@ static unsigned int parse_integer(const char *s, unsigned int base,
 
 	for (;; s++) {
 		unsigned int c = (unsigned char)*s;
-		unsigned int lc = c | 0x20;	/* ASCII lowercase for letters */
+		unsigned int lc = c | 0x20;	/* lowercase, if a letter */
 		unsigned int digit;
 
 		if (c >= '0' && c <= '9')

@@ -27,7 +27,8 @@ typedef unsigned long __attribute__((__may_alias__)) word_t;
 #define WORD_SIZE sizeof(word_t)
 
 #if defined(__GNUC__) && !defined(__clang__)
-#define __no_libcall __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#define __no_libcall \
+	__attribute__((optimize("no-tree-loop-distribute-patterns")))
 #else
 #define __no_libcall	/* clang never calls a mem* function from itself */
 #endif

@@ -146,6 +146,7 @@ static void number(struct outbuf *o, u64 num, struct printf_spec spec)
 		precision = i;
 	field_width -= precision;
 
+	/* The field is padded in exactly one of three places. */
 	if (!(spec.flags & (ZEROPAD | LEFT)))
 		emit_repeat(o, ' ', field_width);
 	if (sign)
@@ -156,8 +157,8 @@ static void number(struct outbuf *o, u64 num, struct printf_spec spec)
 		if (spec.base == 16)
 			emit(o, 'X' | locase);
 	}
-	if (!(spec.flags & LEFT))
-		emit_repeat(o, spec.flags & ZEROPAD ? '0' : ' ', field_width);
+	if (spec.flags & ZEROPAD)
+		emit_repeat(o, '0', field_width);
 	emit_repeat(o, '0', precision - i);
 	while (--i >= 0)
 		emit(o, tmp[i]);
@@ -320,7 +321,8 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list args)
 				int p = va_arg(ap, int);
 
 				fmt++;
-				spec.precision = p < 0 ? -1 : min(p, PRECISION_MAX);
+				spec.precision = p < 0 ? -1 :
+						 min(p, PRECISION_MAX);
 			} else {
 				spec.precision = 0;
 			}
@@ -409,7 +411,7 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list args)
 				emit(&o, *start++);
 			continue;
 		default:
-			/* Unknown: print the whole directive, use no argument. */
+			/* Unknown: copy the directive, use no argument. */
 			fmt++;
 			while (start < fmt)
 				emit(&o, *start++);
