@@ -1,0 +1,57 @@
+/*
+ * asm/pgtable.h - the kernel's virtual address space above the linear map,
+ * and the calls mm/ uses to map pages there.
+ *
+ *   0xC0000000 .. +max_low   low memory, linear (PSE 4 MiB pages)
+ *   PKMAP_BASE (0xFF800000)  LAST_PKMAP pages for kmap(): long-lived maps
+ *   FIXADDR_START .. top     fixed slots: per-CPU kmap_atomic, later the
+ *                            local APIC, I/O APIC and ACPI tables
+ *
+ * Both windows have a page table of their own, allocated at boot, so that
+ * mapping a page there is one PTE write and a local TLB flush.
+ */
+#ifndef ASM_PGTABLE_H
+#define ASM_PGTABLE_H
+
+#include "asm/page.h"
+#include "lib/types.h"
+
+#define PKMAP_BASE 0xFF800000UL
+#define LAST_PKMAP 1024
+#define PKMAP_ADDR(nr) (PKMAP_BASE + ((unsigned long)(nr) << PAGE_SHIFT))
+#define PKMAP_NR(virt) (((unsigned long)(virt) - PKMAP_BASE) >> PAGE_SHIFT)
+
+/* kmap_atomic slot types, per CPU (2.6's km_type). */
+enum km_type {
+	KM_USER0,
+	KM_USER1,
+	KM_IRQ0,
+	KM_IRQ1,
+	KM_TYPE_NR,
+};
+
+#define FIXADDR_TOP 0xFFFFF000UL
+#define FIX_NR_CPUS 16
+enum fixed_addresses {
+	FIX_HOLE,
+	FIX_KMAP_BEGIN,
+	FIX_KMAP_END = FIX_KMAP_BEGIN + KM_TYPE_NR * FIX_NR_CPUS - 1,
+	__end_of_fixed_addresses,
+};
+#define __fix_to_virt(x) (FIXADDR_TOP - ((unsigned long)(x) << PAGE_SHIFT))
+#define FIXADDR_START __fix_to_virt(__end_of_fixed_addresses - 1)
+
+/*
+ * Builds the final kernel page tables: [0, max_low_pfn) linear at
+ * PAGE_OFFSET, nothing else of low virtual memory (so NULL faults), the
+ * pkmap and fixmap page tables.  Page tables come from memblock.
+ */
+void paging_init(unsigned long max_low_pfn);
+
+/* Maps pfn at a pkmap or fixmap address (present, writable), or clears it. */
+void set_kernel_pte(unsigned long vaddr, unsigned long pfn);
+void clear_kernel_pte(unsigned long vaddr);
+/* The pfn mapped at a pkmap/fixmap address, or -1 when none. */
+long kernel_pte_pfn(unsigned long vaddr);
+
+#endif /* ASM_PGTABLE_H */

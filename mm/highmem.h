@@ -1,0 +1,28 @@
+/*
+ * mm/highmem.h - temporary kernel mappings of pages that have no
+ * permanent address (highmem, above the linear map).
+ *
+ * kmap()/kunmap(): a counted mapping in the pkmap window; it may be held
+ * for a while, and the same page kmapped twice shares one slot.
+ * kmap_atomic(page, type)/kunmap_atomic(addr, type): a per-CPU slot for a
+ * short section that must not be interrupted by another user of the same
+ * slot type on this CPU (interrupts use the KM_IRQ* types).
+ * For a lowmem page all of them return its linear address.
+ */
+#ifndef MM_HIGHMEM_H
+#define MM_HIGHMEM_H
+
+#include "asm/pgtable.h"
+#include "mm/mm.h"
+
+void *kmap(struct page *page);
+void kunmap(struct page *page);
+void *kmap_atomic(struct page *page, enum km_type type);
+void kunmap_atomic(void *kvaddr, enum km_type type);
+
+/* Slots of the pkmap window in use (for tests and dumps). */
+unsigned int kmap_slots_in_use(void);
+
+void clear_highpage(struct page *page);
+
+#endif /* MM_HIGHMEM_H */

@@ -1,0 +1,13 @@
+#ifndef MM_INIT_H
+#define MM_INIT_H
+
+#include "kernel/multiboot.h"
+#include "mm/mmzone.h"
+
+/* Sets up memblock, paging, mem_map, zones and the buddy allocator. */
+void mm_core_init(const struct boot_info *bi);
+
+/* Pages of RAM reserved at boot in each zone (kernel, firmware, mem_map). */
+extern unsigned long boot_reserved_pages[MAX_NR_ZONES];
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * mm/internal.h - what the files of mm/ share and nobody else should call.
+ */
+#ifndef MM_INTERNAL_H
+#define MM_INTERNAL_H
+
+#include "mm/mmzone.h"
+
+/* Watermark selection and privileges for get_page_from_freelist(). */
+#define ALLOC_WMARK_MIN 0x01
+#define ALLOC_WMARK_LOW 0x02
+#define ALLOC_WMARK_HIGH 0x04
+#define ALLOC_HIGH 0x10 /* __GFP_HIGH: min halved */
+#define ALLOC_NO_WATERMARKS 0x20
+
+/* Buddy core; zone->lock must be held (asserted). */
+void __free_one_page(struct page *page, struct zone *zone, unsigned int order);
+struct page *__rmqueue(struct zone *zone, unsigned int order);
+void zone_init_free_lists(struct zone *zone);
+
+bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
+		       enum zone_type classzone_idx, int alloc_flags);
+
+/*
+ * Walks a zone's free lists and the struct pages they describe, checking
+ * every invariant of the buddy allocator.  Returns 0 when all hold, or a
+ * negative count of violations, the first of which is described in why.
+ */
+int zone_check(struct zone *zone, char *why, size_t len);
+int check_all_zones(char *why, size_t len);
+
+/* Reports a page in a state it must not be in, then stops the kernel. */
+void bad_page(const struct page *page, const char *reason) __noreturn;
+
+/* Fills or checks the poison of a free page (page_poison=1). */
+extern bool page_poisoning;
+void poison_pages(struct page *page, unsigned int nr);
+void check_poison_pages(struct page *page, unsigned int nr);
+
+/* Hooks the reclaim issue fills in: wake kswapd, reclaim directly. */
+void wakeup_kswapd(struct zone *zone, unsigned int order);
+unsigned long try_to_free_pages(struct zonelist *zl, gfp_t gfp_mask,
+				unsigned int order);
+
+/* Zeroes a page through kmap_atomic when it is highmem. */
+void clear_highpage(struct page *page);
+
+/* The failure report's memory summary (mm/vmstat.c). */
+void show_free_areas(void);
+
+#endif /* MM_INTERNAL_H */

@@ -1,0 +1,163 @@
+/*
+ * mm/mmzone.h - nodes, zones, free areas and zonelists.
+ *
+ * Memory is split into nodes (one per NUMA node; one on a plain PC) and
+ * each node into zones by what the hardware can do with the pages:
+ * ZONE_DMA [0, 16 MiB) for ISA DMA, ZONE_NORMAL up to the end of the
+ * linear map, ZONE_HIGHMEM above it (reachable only through kmap).  Each
+ * zone runs its own buddy allocator (free_area[order]) under its own lock,
+ * with its own watermarks.  A zonelist is the order in which an allocation
+ * tries zones: its preferred zone first, then the zones it may fall back
+ * to (HIGHMEM -> NORMAL -> DMA, nearer nodes first).
+ *
+ * Lock order: zone->lock is a leaf; nothing else is taken under it.
+ */
+#ifndef MM_MMZONE_H
+#define MM_MMZONE_H
+
+#include "kernel/spinlock.h"
+#include "lib/list.h"
+#include "lib/types.h"
+#include "mm/gfp.h"
+#include "mm/mm.h"
+
+#define MAX_ORDER 11 /* orders 0..10: blocks of up to 4 MiB */
+#define MAX_ORDER_NR_PAGES (1UL << (MAX_ORDER - 1))
+
+enum zone_type {
+	ZONE_DMA,
+	ZONE_NORMAL,
+	ZONE_HIGHMEM,
+	MAX_NR_ZONES,
+};
+
+#define MAX_DMA_PFN ((16UL << 20) >> PAGE_SHIFT)
+
+struct free_area {
+	struct list_head free_list;
+	unsigned long nr_free; /* blocks of this order, not pages */
+};
+
+/* Event counters, per zone; read without the lock (they are statistics). */
+enum zone_stat_item {
+	NR_ALLOC_FAST,	 /* served at the low watermark */
+	NR_ALLOC_SLOW,	 /* needed the slow path */
+	NR_ALLOC_FAIL,	 /* failed in this zone's zonelist */
+	NR_ZONE_LOCK,	 /* zone->lock acquisitions */
+	NR_ZONE_STAT_ITEMS,
+};
+
+struct pglist_data;
+
+struct zone {
+	spinlock_t lock;
+	unsigned long free_pages; /* in the buddy lists; zone->lock */
+	unsigned long pages_min, pages_low, pages_high;
+	/*
+	 * Pages this zone keeps back from allocations that could have been
+	 * served by a higher zone: lowmem_reserve[j] applies when the
+	 * allocation's preferred zone is j.
+	 */
+	unsigned long lowmem_reserve[MAX_NR_ZONES];
+	struct free_area free_area[MAX_ORDER];
+
+	struct pglist_data *zone_pgdat;
+	unsigned long zone_start_pfn;
+	unsigned long spanned_pages; /* end - start, holes included */
+	unsigned long present_pages; /* pages of RAM in the span */
+	unsigned long managed_pages; /* given to the buddy allocator */
+	const char *name;
+	unsigned long vm_stat[NR_ZONE_STAT_ITEMS];
+};
+
+struct zonelist {
+	/* NULL-terminated, preferred zone first. */
+	struct zone *zones[MAX_NUMNODES * MAX_NR_ZONES + 1];
+};
+
+typedef struct pglist_data {
+	struct zone node_zones[MAX_NR_ZONES];
+	struct zonelist node_zonelists[GFP_ZONETYPES];
+	int nr_zones;
+	int node_id;
+	unsigned long node_start_pfn;
+	unsigned long node_spanned_pages;
+	unsigned long node_present_pages;
+} pg_data_t;
+
+extern pg_data_t *node_data[MAX_NUMNODES];
+extern int nr_online_nodes;
+#define NODE_DATA(nid) (node_data[nid])
+#define for_each_online_node(nid)                                           \
+	for ((nid) = 0; (nid) < nr_online_nodes; (nid)++)
+
+static inline unsigned long zone_end_pfn(const struct zone *z)
+{
+	return z->zone_start_pfn + z->spanned_pages;
+}
+
+static inline bool zone_spans_pfn(const struct zone *z, unsigned long pfn)
+{
+	return pfn >= z->zone_start_pfn && pfn < zone_end_pfn(z);
+}
+
+static inline bool populated_zone(const struct zone *z)
+{
+	return z->present_pages != 0;
+}
+
+static inline enum zone_type zone_idx(const struct zone *z)
+{
+	return (enum zone_type)(z - z->zone_pgdat->node_zones);
+}
+
+static inline bool is_highmem(const struct zone *z)
+{
+	return zone_idx(z) == ZONE_HIGHMEM;
+}
+
+static inline struct zone *page_zone(const struct page *page)
+{
+	return &NODE_DATA(page_to_nid(page))->node_zones[page_zonenum(page)];
+}
+
+/* The zonelist an allocation uses: by node, then by zone modifier. */
+static inline struct zonelist *node_zonelist(int nid, gfp_t gfp_mask)
+{
+	return &NODE_DATA(nid)->node_zonelists[gfp_mask & GFP_ZONEMASK];
+}
+
+/* The zone a zone modifier prefers (2.6: DMA wins over HIGHMEM). */
+static inline enum zone_type gfp_zone(gfp_t gfp_mask)
+{
+	if (gfp_mask & __GFP_DMA)
+		return ZONE_DMA;
+	if (gfp_mask & __GFP_HIGHMEM)
+		return ZONE_HIGHMEM;
+	return ZONE_NORMAL;
+}
+
+#define for_each_zone_in_node(z, pgdat)                                     \
+	for ((z) = (pgdat)->node_zones;                                     \
+	     (z) < (pgdat)->node_zones + MAX_NR_ZONES; (z)++)
+
+extern const char *const zone_names[MAX_NR_ZONES];
+extern int min_free_kbytes;
+
+/* mm/mmzone.c */
+void free_area_init_node(int nid, unsigned long start_pfn,
+			 unsigned long end_pfn,
+			 const unsigned long *zone_end_pfn,
+			 unsigned long (*present)(unsigned long start,
+						  unsigned long end));
+void build_all_zonelists(void);
+void setup_per_zone_pages_min(void);
+void setup_per_zone_lowmem_reserve(void);
+int calculate_min_free_kbytes(unsigned long lowmem_pages);
+unsigned long nr_free_pages(void);
+unsigned long nr_free_highpages(void);
+int node_distance(int from, int to);
+unsigned long totalram_pages(void);
+unsigned long totalhigh_pages(void);
+
+#endif /* MM_MMZONE_H */

@@ -1,0 +1,546 @@
+/*
+ * mm/page_alloc.c - the buddy page allocator and the GFP API.
+ *
+ * Each zone keeps free memory as naturally aligned blocks of 2^order pages
+ * on free_area[order] lists, orders 0..MAX_ORDER-1.  Allocation takes the
+ * smallest block that fits and splits it, returning the unused halves to
+ * the lower lists (expand).  Freeing looks at the block's buddy - the
+ * block of the same order whose pfn differs only in bit "order" - and
+ * while that buddy is free and whole, merges with it and goes up an order.
+ * So fragmentation heals itself whenever both halves come back.
+ *
+ * Invariants (checked by zone_check() in mm/page_check.c):
+ *  - a block on free_area[k] is 2^k pages, starts at a pfn aligned to 2^k,
+ *    lies inside its zone's span, and only its head page has PG_buddy,
+ *    with private == k; free pages have _count 0;
+ *  - zone->free_pages is the number of pages on the zone's lists, and
+ *    free_area[k].nr_free the length of list k;
+ *  - buddies never merge across a zone edge or into a hole: a pfn outside
+ *    the zone, or a page that is PG_reserved, is never a free buddy.
+ *
+ * Allocation (__alloc_pages) has the shape of Linux 2.6's: try every zone
+ * of the zonelist at the low watermark; wake kswapd; try again at the min
+ * watermark (halved for __GFP_HIGH); an allocation that may not sleep
+ * stops there; one that may reclaims directly and retries by the policy of
+ * __GFP_NORETRY / __GFP_REPEAT / __GFP_NOFAIL / order <= 3.  A failure is
+ * reported with the mode and a memory summary unless __GFP_NOWARN.
+ *
+ * Locking: zone->lock (irqsave) protects the free lists and counts; it is a
+ * leaf lock.  Functions named __something or documented "zone->lock held"
+ * assert it.  Page state checks (prep_new_page, free_pages_check) run
+ * outside the lock: the pages are exclusively the caller's there.
+ */
+#include "kernel/bug.h"
+#include "kernel/printk.h"
+#include "kernel/smp.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
+#include "mm/gfp.h"
+#include "mm/highmem.h"
+#include "mm/internal.h"
+#include "mm/mm.h"
+#include "mm/mmzone.h"
+
+struct page *mem_map;
+unsigned long max_pfn;
+unsigned long max_low_pfn;
+
+/* ---- buddy core ------------------------------------------------------ */
+
+static inline void set_buddy_order(struct page *page, unsigned int order)
+{
+	page->private = order;
+	__SetPageBuddy(page);
+}
+
+static inline void clear_buddy_order(struct page *page)
+{
+	__ClearPageBuddy(page);
+	page->private = 0;
+}
+
+/* Is the block at buddy_pfn a free block of exactly this order in zone? */
+static inline bool page_is_buddy(struct zone *zone, unsigned long buddy_pfn,
+				 unsigned int order)
+{
+	struct page *buddy;
+
+	if (!pfn_valid(buddy_pfn) || !zone_spans_pfn(zone, buddy_pfn))
+		return false;
+	buddy = pfn_to_page(buddy_pfn);
+	return PageBuddy(buddy) && buddy->private == order;
+}
+
+void zone_init_free_lists(struct zone *zone)
+{
+	for (unsigned int order = 0; order < MAX_ORDER; order++) {
+		INIT_LIST_HEAD(&zone->free_area[order].free_list);
+		zone->free_area[order].nr_free = 0;
+	}
+	zone->free_pages = 0;
+}
+
+/* zone->lock held.  The block must be free, aligned and inside the zone. */
+void __free_one_page(struct page *page, struct zone *zone, unsigned int order)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	assert_spin_locked(&zone->lock);
+	BUG_ON(pfn & ((1UL << order) - 1));
+	BUG_ON(!zone_spans_pfn(zone, pfn));
+
+	zone->free_pages += 1UL << order;
+	while (order < MAX_ORDER - 1) {
+		unsigned long buddy_pfn = pfn ^ (1UL << order);
+		struct page *buddy;
+
+		if (!page_is_buddy(zone, buddy_pfn, order))
+			break;
+		buddy = pfn_to_page(buddy_pfn);
+		list_del(&buddy->lru);
+		zone->free_area[order].nr_free--;
+		clear_buddy_order(buddy);
+		pfn &= ~(1UL << order);
+		order++;
+	}
+	page = pfn_to_page(pfn);
+	set_buddy_order(page, order);
+	list_add(&page->lru, &zone->free_area[order].free_list);
+	zone->free_area[order].nr_free++;
+}
+
+/* Splits a block of order high down to order low, freeing the upper halves. */
+static void expand(struct zone *zone, struct page *page, unsigned int low,
+		   unsigned int high)
+{
+	unsigned long size = 1UL << high;
+
+	while (high > low) {
+		struct page *half;
+
+		high--;
+		size >>= 1;
+		half = page + size;
+		list_add(&half->lru, &zone->free_area[high].free_list);
+		zone->free_area[high].nr_free++;
+		set_buddy_order(half, high);
+	}
+}
+
+/* zone->lock held.  Takes a block of 2^order pages, or NULL. */
+struct page *__rmqueue(struct zone *zone, unsigned int order)
+{
+	assert_spin_locked(&zone->lock);
+	for (unsigned int cur = order; cur < MAX_ORDER; cur++) {
+		struct free_area *area = &zone->free_area[cur];
+		struct page *page;
+
+		if (list_empty(&area->free_list))
+			continue;
+		page = list_first_entry(&area->free_list, struct page, lru);
+		list_del(&page->lru);
+		clear_buddy_order(page);
+		area->nr_free--;
+		zone->free_pages -= 1UL << order;
+		expand(zone, page, order, cur);
+		return page;
+	}
+	return NULL;
+}
+
+/* ---- page state checks ----------------------------------------------- */
+
+static const char *const pageflag_names[__NR_PAGEFLAGS] = {
+	[PG_reserved] = "reserved",
+	[PG_buddy] = "buddy",
+	[PG_slab] = "slab",
+	[PG_head] = "head",
+	[PG_pcp] = "pcp",
+};
+
+void bad_page(const struct page *page, const char *reason)
+{
+	char names[64] = "";
+	size_t len = 0;
+
+	for (unsigned int i = 0; i < __NR_PAGEFLAGS; i++) {
+		if (!(page->flags & (1UL << i)))
+			continue;
+		len += (size_t)snprintf(names + len, sizeof(names) - len,
+					"%s%s", len ? "|" : "",
+					pageflag_names[i]);
+		if (len >= sizeof(names))
+			break;
+	}
+	pr_alert("BUG: Bad page state in process swapper  pfn:%05lx\n",
+		 page_to_pfn(page));
+	pr_alert("page:%p refcount:%d order:%lu zone:%s node:%d flags:%#lx(%s)\n",
+		 (const void *)page, page_count(page), page->private,
+		 zone_names[page_zonenum(page)], page_to_nid(page),
+		 page->flags & PAGE_FLAGS_MASK, names);
+	pr_alert("page dumped because: %s\n", reason);
+	dump_stack();
+	panic("Bad page state");
+}
+
+#define PAGE_FLAGS_CHECK_AT_FREE                                            \
+	((1UL << PG_reserved) | (1UL << PG_buddy) | (1UL << PG_slab) |      \
+	 (1UL << PG_pcp))
+#define PAGE_FLAGS_CHECK_AT_PREP                                            \
+	(PAGE_FLAGS_CHECK_AT_FREE | (1UL << PG_head))
+
+/*
+ * The head keeps its allocation order in private: a free of another order
+ * is caught here instead of corrupting the free lists.  Tail pages must be
+ * untouched (refcount 0, no flags).
+ */
+static void free_pages_check(struct page *page, unsigned int order)
+{
+	if (page->flags & PAGE_FLAGS_CHECK_AT_FREE)
+		bad_page(page, PageReserved(page) ?
+				       "freeing a reserved page: not an allocation" :
+				       "freeing a page that is free or owned by the slab");
+	if (page->private != order) {
+		static char why[80];
+
+		snprintf(why, sizeof(why),
+			 "freed with order %u, allocated with order %lu", order,
+			 page->private);
+		bad_page(page, why);
+	}
+	for (unsigned long i = 1; i < (1UL << order); i++) {
+		struct page *p = page + i;
+
+		if (page_count(p) != 0 || (p->flags & PAGE_FLAGS_CHECK_AT_PREP))
+			bad_page(p, "tail page of a freed block in use");
+	}
+}
+
+static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
+{
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		struct page *p = page + i;
+
+		if (page_count(p) != 0 || (p->flags & PAGE_FLAGS_CHECK_AT_PREP))
+			bad_page(p, "a page taken from the free lists is in use");
+	}
+	if (page_poisoning)
+		check_poison_pages(page, 1U << order);
+	page->private = order;
+	if (order)
+		__SetPageHead(page);
+	set_page_count(page, 1);
+	if (gfp & __GFP_ZERO)
+		for (unsigned long i = 0; i < (1UL << order); i++)
+			clear_highpage(page + i);
+}
+
+/* ---- freeing --------------------------------------------------------- */
+
+static void __free_pages_ok(struct page *page, unsigned int order)
+{
+	struct zone *zone = page_zone(page);
+	unsigned long flags;
+
+	free_pages_check(page, order);
+	page->private = 0;
+	__ClearPageHead(page);
+	if (page_poisoning)
+		poison_pages(page, 1U << order);
+	spin_lock_irqsave(&zone->lock, flags);
+	zone->vm_stat[NR_ZONE_LOCK]++;
+	__free_one_page(page, zone, order);
+	spin_unlock_irqrestore(&zone->lock, flags);
+}
+
+/* Drops the caller's reference; true when it was the last one. */
+static bool put_page_testzero(struct page *page)
+{
+	if (page_count(page) <= 0)
+		bad_page(page, "freeing a page that is not allocated (refcount 0): double free?");
+	return __atomic_sub_fetch(&page->_count, 1, __ATOMIC_ACQ_REL) == 0;
+}
+
+static void check_page_pointer(const struct page *page, const char *fn)
+{
+	if (page < mem_map || page >= mem_map + max_pfn ||
+	    ((unsigned long)page - (unsigned long)mem_map) % sizeof(*page)) {
+		pr_alert("BUG: %s: %p is not a struct page (not an allocation)\n",
+			 fn, (const void *)page);
+		dump_stack();
+		panic("%s of a bad page pointer", fn);
+	}
+}
+
+void __free_pages(struct page *page, unsigned int order)
+{
+	check_page_pointer(page, "__free_pages");
+	BUG_ON(order >= MAX_ORDER);
+	if (put_page_testzero(page))
+		__free_pages_ok(page, order);
+}
+
+void put_page(struct page *page)
+{
+	check_page_pointer(page, "put_page");
+	if (put_page_testzero(page))
+		__free_pages_ok(page, (unsigned int)page->private);
+}
+
+void free_pages(unsigned long addr, unsigned int order)
+{
+	if (addr == 0)
+		return;
+	if (!virt_addr_valid((void *)addr) || (addr & ~PAGE_MASK)) {
+		pr_alert("BUG: free_pages: %#lx is not the address of a page allocation\n",
+			 addr);
+		dump_stack();
+		panic("free_pages of a bad address");
+	}
+	__free_pages(virt_to_page((void *)addr), order);
+}
+
+static void free_hot_cold_page(struct page *page, bool cold)
+{
+	check_page_pointer(page, cold ? "free_cold_page" : "free_hot_page");
+	if (page->private != 0 || PageHead(page)) {
+		pr_alert("BUG: %s: page pfn:%05lx is the head of an order-%lu block (order 0 only)\n",
+			 cold ? "free_cold_page" : "free_hot_page",
+			 page_to_pfn(page), page->private);
+		dump_stack();
+		panic("hot/cold free of a higher-order page");
+	}
+	__free_pages(page, 0);
+}
+
+void free_hot_page(struct page *page)
+{
+	free_hot_cold_page(page, false);
+}
+
+void free_cold_page(struct page *page)
+{
+	free_hot_cold_page(page, true);
+}
+
+/*
+ * Boot: memblock hands over every free range in naturally aligned blocks.
+ * A block that would straddle a zone edge (a node boundary that is not
+ * 4 MiB aligned) is split until it does not.
+ */
+void memblock_free_pages(unsigned long pfn, unsigned int order)
+{
+	struct page *page = pfn_to_page(pfn);
+	struct zone *zone = page_zone(page);
+	unsigned long nr = 1UL << order;
+
+	if (page_zone(page + nr - 1) != zone ||
+	    !zone_spans_pfn(zone, pfn + nr - 1)) {
+		BUG_ON(order == 0);
+		memblock_free_pages(pfn, order - 1);
+		memblock_free_pages(pfn + (nr >> 1), order - 1);
+		return;
+	}
+	for (unsigned long i = 0; i < nr; i++) {
+		__ClearPageReserved(page + i);
+		set_page_count(page + i, 0);
+	}
+	zone->managed_pages += nr;
+	page->private = order;
+	set_page_count(page, 1);
+	__free_pages(page, order);
+}
+
+/* ---- allocation ------------------------------------------------------ */
+
+/*
+ * Linux 2.6's zone_watermark_ok: after taking 2^order pages the zone must
+ * keep more than mark (+ the reserve against the preferred zone) free, and
+ * at each order below the request enough of the free pages must be in
+ * blocks at least that large - otherwise a high-order request could pass
+ * on a zone whose free memory is all single pages.
+ */
+bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
+		       enum zone_type classzone_idx, int alloc_flags)
+{
+	long min = (long)mark;
+	long free = (long)z->free_pages - (1L << order) + 1;
+
+	if (alloc_flags & ALLOC_HIGH)
+		min -= min / 2;
+	if (free <= min + (long)z->lowmem_reserve[classzone_idx])
+		return false;
+	for (unsigned int o = 0; o < order; o++) {
+		free -= (long)(z->free_area[o].nr_free << o);
+		min >>= 1;
+		if (free <= min)
+			return false;
+	}
+	return true;
+}
+
+static struct page *rmqueue(struct zone *zone, unsigned int order)
+{
+	unsigned long flags;
+	struct page *page;
+
+	spin_lock_irqsave(&zone->lock, flags);
+	zone->vm_stat[NR_ZONE_LOCK]++;
+	page = __rmqueue(zone, order);
+	spin_unlock_irqrestore(&zone->lock, flags);
+	return page;
+}
+
+static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
+					  struct zonelist *zl, int alloc_flags)
+{
+	enum zone_type classzone_idx = zone_idx(zl->zones[0]);
+
+	for (struct zone **zp = zl->zones; *zp; zp++) {
+		struct zone *z = *zp;
+		struct page *page;
+
+		if (!(alloc_flags & ALLOC_NO_WATERMARKS)) {
+			unsigned long mark = (alloc_flags & ALLOC_WMARK_MIN) ?
+						     z->pages_min :
+					     (alloc_flags & ALLOC_WMARK_HIGH) ?
+						     z->pages_high :
+						     z->pages_low;
+
+			if (!zone_watermark_ok(z, order, mark, classzone_idx,
+					       alloc_flags))
+				continue;
+		}
+		page = rmqueue(z, order);
+		if (page) {
+			prep_new_page(page, order, gfp);
+			return page;
+		}
+	}
+	return NULL;
+}
+
+/* Direct reclaim and kswapd: filled in when reclaim exists. */
+__weak void wakeup_kswapd(struct zone *zone, unsigned int order)
+{
+}
+
+__weak unsigned long try_to_free_pages(struct zonelist *zl, gfp_t gfp_mask,
+				       unsigned int order)
+{
+	return 0;
+}
+
+static void warn_alloc_failed(gfp_t gfp_mask, unsigned int order)
+{
+	if (gfp_mask & __GFP_NOWARN)
+		return;
+	pr_warn("swapper: page allocation failure: order:%u, mode:0x%x\n",
+		order, gfp_mask);
+	dump_stack();
+	show_free_areas();
+}
+
+static struct page *__alloc_pages(gfp_t gfp_mask, unsigned int order,
+				  struct zonelist *zl)
+{
+	const bool wait = gfp_mask & __GFP_WAIT;
+	struct zone *preferred = zl->zones[0];
+	unsigned long progress;
+	struct page *page;
+	int alloc_flags;
+
+	if (WARN_ON_ONCE(gfp_mask & ~__GFP_BITS_MASK))
+		gfp_mask &= __GFP_BITS_MASK;
+	if (order >= MAX_ORDER) {
+		WARN_ON_ONCE(!(gfp_mask & __GFP_NOWARN));
+		return NULL;
+	}
+	if (!preferred)
+		goto nopage;
+
+	page = get_page_from_freelist(gfp_mask, order, zl, ALLOC_WMARK_LOW);
+	if (page)
+		goto got_pg_fast;
+
+	for (struct zone **zp = zl->zones; *zp; zp++)
+		wakeup_kswapd(*zp, order);
+
+	alloc_flags = ALLOC_WMARK_MIN;
+	if (gfp_mask & __GFP_HIGH)
+		alloc_flags |= ALLOC_HIGH;
+	page = get_page_from_freelist(gfp_mask, order, zl, alloc_flags);
+	if (page)
+		goto got_pg;
+
+	if (!wait)
+		goto nopage;
+
+	for (;;) {
+		bool retry;
+
+		progress = try_to_free_pages(zl, gfp_mask, order);
+		if (progress) {
+			page = get_page_from_freelist(gfp_mask, order, zl,
+						      alloc_flags);
+			if (page)
+				goto got_pg;
+		}
+		retry = false;
+		if (!(gfp_mask & __GFP_NORETRY)) {
+			if (order <= 3 || (gfp_mask & __GFP_REPEAT))
+				retry = progress != 0;
+			if (gfp_mask & __GFP_NOFAIL) {
+				WARN_ON_ONCE(order > 1);
+				retry = true;
+			}
+		}
+		if (!retry)
+			break;
+	}
+nopage:
+	if (preferred)
+		preferred->vm_stat[NR_ALLOC_FAIL]++;
+	warn_alloc_failed(gfp_mask, order);
+	return NULL;
+got_pg:
+	preferred->vm_stat[NR_ALLOC_SLOW]++;
+	return page;
+got_pg_fast:
+	preferred->vm_stat[NR_ALLOC_FAST]++;
+	return page;
+}
+
+static inline int numa_node_id(void)
+{
+	return 0;
+}
+
+struct page *alloc_pages_node(int nid, gfp_t gfp_mask, unsigned int order)
+{
+	if (nid < 0)
+		nid = numa_node_id();
+	if (WARN_ON(nid >= nr_online_nodes))
+		return NULL;
+	return __alloc_pages(gfp_mask, order, node_zonelist(nid, gfp_mask));
+}
+
+struct page *alloc_pages(gfp_t gfp_mask, unsigned int order)
+{
+	return alloc_pages_node(numa_node_id(), gfp_mask, order);
+}
+
+unsigned long __get_free_pages(gfp_t gfp_mask, unsigned int order)
+{
+	struct page *page;
+
+	/* The caller wants an address: highmem has none. */
+	BUG_ON(gfp_mask & __GFP_HIGHMEM);
+	page = alloc_pages(gfp_mask, order);
+	return page ? (unsigned long)page_address(page) : 0;
+}
+
+unsigned long get_zeroed_page(gfp_t gfp_mask)
+{
+	return __get_free_pages(gfp_mask | __GFP_ZERO, 0);
+}

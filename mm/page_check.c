@@ -1,0 +1,190 @@
+/*
+ * mm/page_check.c - proof that the buddy allocator's state is consistent,
+ * and page poisoning.
+ *
+ * zone_check() walks a zone's free lists and then its part of mem_map and
+ * verifies every invariant that mm/page_alloc.c promises; tests run it
+ * after stress, and anyone changing the allocator can call it after each
+ * step of a failing sequence.  It reports what it found instead of
+ * stopping, so that a test can also show that it catches a corruption.
+ *
+ * Two free blocks can only overlap if a head lies inside another block's
+ * tail, which the tail check catches, or if one page is on two lists,
+ * which the list-length check catches: so no bitmap is needed.
+ *
+ * page_poison=1 fills every freed page with PAGE_POISON and checks the
+ * pattern when the page is handed out again: a write to a page after it
+ * was freed is reported with the offset and the bytes found.
+ *
+ * Locking: zone_check takes zone->lock (irqsave) for the whole walk.
+ */
+#include "kernel/bug.h"
+#include "kernel/cmdline.h"
+#include "kernel/printk.h"
+#include "lib/errno.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
+#include "mm/highmem.h"
+#include "mm/internal.h"
+
+#define PAGE_POISON 0xaa
+
+struct check_state {
+	char *why;
+	size_t len;
+	int errors;
+};
+
+static void __printf(2, 3) violation(struct check_state *st, const char *fmt, ...)
+{
+	va_list args;
+
+	if (st->errors++ == 0 && st->why) {
+		va_start(args, fmt);
+		vsnprintf(st->why, st->len, fmt, args);
+		va_end(args);
+	}
+}
+
+static void check_block(struct zone *zone, struct page *page, unsigned int o,
+			struct check_state *st)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	if (pfn & ((1UL << o) - 1))
+		violation(st, "%s: order-%u block at pfn %#lx is misaligned",
+			  zone->name, o, pfn);
+	if (!zone_spans_pfn(zone, pfn) ||
+	    !zone_spans_pfn(zone, pfn + (1UL << o) - 1))
+		violation(st, "%s: order-%u block at pfn %#lx leaves the zone",
+			  zone->name, o, pfn);
+	if (!PageBuddy(page) || page->private != o)
+		violation(st, "%s: head pfn %#lx on list %u has buddy=%d order=%lu",
+			  zone->name, pfn, o, PageBuddy(page), page->private);
+	if (page_count(page) != 0 || PageReserved(page) || PageSlab(page))
+		violation(st, "%s: free head pfn %#lx has refcount %d flags %#lx",
+			  zone->name, pfn, page_count(page), page->flags & PAGE_FLAGS_MASK);
+	for (unsigned long i = 1; i < (1UL << o); i++) {
+		struct page *t = page + i;
+
+		if (page_count(t) || (t->flags & PAGE_FLAGS_MASK)) {
+			violation(st, "%s: tail pfn %#lx of free block %#lx/%u has refcount %d flags %#lx",
+				  zone->name, pfn + i, pfn, o, page_count(t),
+				  t->flags & PAGE_FLAGS_MASK);
+			break;
+		}
+	}
+	if (o < MAX_ORDER - 1) {
+		unsigned long bpfn = pfn ^ (1UL << o);
+
+		if (zone_spans_pfn(zone, bpfn) && pfn_valid(bpfn) &&
+		    PageBuddy(pfn_to_page(bpfn)) &&
+		    pfn_to_page(bpfn)->private == o)
+			violation(st, "%s: free buddies %#lx and %#lx of order %u were not merged",
+				  zone->name, pfn, bpfn, o);
+	}
+}
+
+int zone_check(struct zone *zone, char *why, size_t len)
+{
+	struct check_state st = { why, len, 0 };
+	unsigned long flags, pages = 0, heads = 0, buddy_flags = 0;
+
+	if (why && len)
+		why[0] = '\0';
+	spin_lock_irqsave(&zone->lock, flags);
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+		struct free_area *area = &zone->free_area[o];
+		unsigned long n = 0;
+		struct page *page;
+
+		list_for_each_entry(page, &area->free_list, lru) {
+			check_block(zone, page, o, &st);
+			if (++n > zone->spanned_pages) {
+				violation(&st,
+					  "%s: free list %u loops", zone->name, o);
+				break;
+			}
+		}
+		if (n != area->nr_free)
+			violation(&st, "%s: list %u holds %lu blocks, nr_free says %lu",
+				  zone->name, o, n, area->nr_free);
+		pages += n << o;
+		heads += n;
+	}
+	if (pages != zone->free_pages)
+		violation(&st, "%s: lists hold %lu pages, free_pages says %lu",
+			  zone->name, pages, zone->free_pages);
+	for (unsigned long pfn = zone->zone_start_pfn; pfn < zone_end_pfn(zone);
+	     pfn++)
+		if (pfn_valid(pfn) && PageBuddy(pfn_to_page(pfn)))
+			buddy_flags++;
+	if (buddy_flags != heads)
+		violation(&st, "%s: %lu pages carry PG_buddy, the lists hold %lu blocks",
+			  zone->name, buddy_flags, heads);
+	spin_unlock_irqrestore(&zone->lock, flags);
+	return -st.errors;
+}
+
+int check_all_zones(char *why, size_t len)
+{
+	int nid, errors = 0;
+	struct zone *z;
+
+	for_each_online_node(nid)
+		for_each_zone_in_node(z, NODE_DATA(nid)) {
+			if (!populated_zone(z))
+				continue;
+			errors += zone_check(z, errors ? NULL : why,
+					     errors ? 0 : len);
+		}
+	return errors;
+}
+
+/* ---- page poisoning -------------------------------------------------- */
+
+bool page_poisoning;
+
+static int page_poison_setup(const char *val)
+{
+	if (!val)
+		return -EINVAL;
+	if (!strcmp(val, "1") || !strcmp(val, "on"))
+		page_poisoning = true;
+	else if (!strcmp(val, "0") || !strcmp(val, "off"))
+		page_poisoning = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+early_param("page_poison", page_poison_setup);
+
+void poison_pages(struct page *page, unsigned int nr)
+{
+	for (unsigned int i = 0; i < nr; i++) {
+		void *addr = kmap_atomic(page + i, KM_USER1);
+
+		memset(addr, PAGE_POISON, PAGE_SIZE);
+		kunmap_atomic(addr, KM_USER1);
+	}
+}
+
+void check_poison_pages(struct page *page, unsigned int nr)
+{
+	for (unsigned int i = 0; i < nr; i++) {
+		u8 *addr = kmap_atomic(page + i, KM_USER1);
+		u8 *bad = memchr_inv(addr, PAGE_POISON, PAGE_SIZE);
+
+		if (bad) {
+			unsigned int off = (unsigned int)(bad - addr);
+			u8 found = *bad;
+
+			kunmap_atomic(addr, KM_USER1);
+			pr_alert("BUG: page poison overwritten: pfn:%05lx offset %#x holds 0x%02x, expected 0x%02x (written after it was freed)\n",
+				 page_to_pfn(page + i), off, found, PAGE_POISON);
+			dump_stack();
+			panic("page poison overwritten");
+		}
+		kunmap_atomic(addr, KM_USER1);
+	}
+}

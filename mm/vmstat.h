@@ -1,0 +1,77 @@
+/*
+ * mm/vmstat.h - Linux's memory reports, printed to the kernel log.
+ *
+ * mm86 has no /proc, so each report is printed through printk (KERN_INFO,
+ * one line per printk), preceded by a line naming the file it imitates
+ * ("/proc/buddyinfo:") and followed by that file's lines exactly as Linux
+ * prints them.  See mm/vmstat.c for the formats.
+ *
+ * None of these may be called with a zone->lock held: they take each
+ * zone's lock in turn to copy its counters.
+ */
+#ifndef MM_VMSTAT_H
+#define MM_VMSTAT_H
+
+#include "lib/compiler.h"
+#include "lib/types.h"
+
+struct zone;
+
+/* /proc/buddyinfo: one line per populated zone, free blocks per order. */
+void show_buddyinfo(void);
+/* /proc/zoneinfo: watermarks, sizes, protection and counters per zone. */
+void show_zoneinfo(void);
+/* /proc/meminfo: MemTotal, MemFree, HighTotal, HighFree, LowTotal, LowFree. */
+void show_meminfo(void);
+/* buddyinfo, zoneinfo and meminfo, in that order (make run, after tests). */
+void show_mem_dumps(void);
+/*
+ * The page allocation failure summary ("Mem-Info:", per-zone lines,
+ * buddy lines, page totals) is show_free_areas(), declared in
+ * mm/internal.h for the allocator.
+ */
+
+/*
+ * Hooks for later issues.  vmstat.c defines both __weak and empty; a
+ * strong definition elsewhere replaces it at link time.  Both are called
+ * with no lock held and print their own lines (one per printk, KERN_INFO).
+ *
+ * zoneinfo_show_pagesets: the whole "  pagesets" block of one populated
+ * zone in /proc/zoneinfo, printed after the zone's counters and before
+ * its "  start_pfn:" line, as Linux orders them:
+ *	  pagesets
+ *	    cpu: 0
+ *	              count: 12
+ *	              high:  186
+ *	              batch: 31
+ * (with no per-CPU lists there is no pagesets block at all).
+ *
+ * meminfo_show_extra: further /proc/meminfo lines (Slab:, ...), printed
+ * after LowFree; format them with format_meminfo_line().
+ */
+void zoneinfo_show_pagesets(struct zone *zone);
+void meminfo_show_extra(void);
+
+/*
+ * Pure formatters (no zone, no lock, no printing), so that tests can
+ * check the bytes.  Both write a line WITHOUT its newline and behave
+ * like snprintf: they return the length the whole line has (so
+ * "ret >= size" means it was cut), store a NUL whenever size > 0, and
+ * store nothing when size == 0.
+ *
+ * format_buddyinfo_line: "Node %d, zone %8s " then "%6lu " for each of
+ * the MAX_ORDER entries of nr_free (so the line ends in a space):
+ *	"Node 0, zone      DMA      1      1      0 ...      3 "
+ *
+ * format_meminfo_line: name is given WITHOUT its colon and kb in kB:
+ * "%-16s%8lu kB" of "name:" ("MemTotal:         130680 kB").  A name too
+ * long for that ("HardwareCorrupted") gets one space after its colon and
+ * a narrower number field, so that the value still ends in column 24, as
+ * Linux prints "HardwareCorrupted: %5lu kB".
+ */
+int format_buddyinfo_line(char *buf, size_t size, int nid,
+			  const char *zone_name, const unsigned long *nr_free);
+int format_meminfo_line(char *buf, size_t size, const char *name,
+			unsigned long kb);
+
+#endif /* MM_VMSTAT_H */

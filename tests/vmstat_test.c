@@ -1,0 +1,236 @@
+/*
+ * tests/vmstat_test.c - the "vmstat" suite: the report formats of
+ * mm/vmstat.c and the buddy counters they print.
+ *
+ * The formatter cases compare byte for byte against lines written out by
+ * hand in Linux's formats (mm/vmstat.c frag_show_print: "Node %d, zone
+ * %8s " then "%6lu " per order, so a buddyinfo line ends in a space;
+ * fs/proc/meminfo.c show_val_kb: a 16-column "Name:" label then an
+ * 8-column value and " kB"; "HardwareCorrupted: %5lu kB" for the one
+ * name too long for the label).  None of them touches a zone.
+ *
+ * The last case reads the live zones: in every populated zone the blocks
+ * on the free lists, sum of nr_free << order, add up to free_pages.  Both
+ * are read under zone->lock, so they are one consistent picture.
+ */
+#include "lib/string.h"
+#include "mm/mmzone.h"
+#include "mm/vmstat.h"
+#include "tests/ktest.h"
+
+#define SENTINEL 0x5a
+
+/* Formats into a poisoned buffer; checks the line, its length, the NUL. */
+static void expect_line(struct ktest *t, const char *expect, int ret,
+			const char *buf, size_t bufsize)
+{
+	size_t len = strlen(expect);
+
+	KTEST_EXPECT_EQ(t, ret, (int)len);
+	KTEST_EXPECT_STREQ(t, buf, expect);
+	if (len + 1 < bufsize)
+		KTEST_EXPECT_EQ(t, (u8)buf[len + 1], (u8)SENTINEL);
+}
+
+/* ---------------------------------------------------------------- */
+/* /proc/buddyinfo lines */
+
+static int buddyinfo(char *buf, size_t size, int nid, const char *name,
+		     const unsigned long *nr_free)
+{
+	memset(buf, SENTINEL, size);
+	return format_buddyinfo_line(buf, size, nid, name, nr_free);
+}
+
+static void buddyinfo_normal_line(struct ktest *t)
+{
+	static const unsigned long nr_free[MAX_ORDER] = {
+		105, 54, 23, 9, 3, 1, 1, 0, 1, 1, 225,
+	};
+	char buf[192];
+	int ret = buddyinfo(buf, sizeof(buf), 0, "Normal", nr_free);
+
+	expect_line(t,
+		    "Node 0, zone   Normal    105     54     23      9      3      1      1      0      1      1    225 ",
+		    ret, buf, sizeof(buf));
+}
+
+static void buddyinfo_dma_line(struct ktest *t)
+{
+	static const unsigned long nr_free[MAX_ORDER] = {
+		1, 1, 0, 0, 2, 1, 1, 0, 1, 1, 3,
+	};
+	char buf[192];
+	int ret = buddyinfo(buf, sizeof(buf), 0, "DMA", nr_free);
+
+	expect_line(t,
+		    "Node 0, zone      DMA      1      1      0      0      2      1      1      0      1      1      3 ",
+		    ret, buf, sizeof(buf));
+}
+
+/* Another node, a 7-letter zone name, all zeroes. */
+static void buddyinfo_highmem_node1(struct ktest *t)
+{
+	static const unsigned long nr_free[MAX_ORDER] = { 0 };
+	char buf[192];
+	int ret = buddyinfo(buf, sizeof(buf), 1, "HighMem", nr_free);
+
+	expect_line(t,
+		    "Node 1, zone  HighMem      0      0      0      0      0      0      0      0      0      0      0 ",
+		    ret, buf, sizeof(buf));
+}
+
+/* Fields wider than their width push the line out; nothing is cut. */
+static void buddyinfo_wide_fields(struct ktest *t)
+{
+	static const unsigned long nr_free[MAX_ORDER] = {
+		1234567, 999999, 4294967295UL, 0, 0, 0, 0, 0, 0, 0, 12,
+	};
+	char buf[192];
+	int ret = buddyinfo(buf, sizeof(buf), 12, "LongZoneName", nr_free);
+
+	expect_line(t,
+		    "Node 12, zone LongZoneName 1234567 999999 4294967295      0      0      0      0      0      0      0     12 ",
+		    ret, buf, sizeof(buf));
+}
+
+/* snprintf's contract: full length back, the prefix stored, then a NUL. */
+static void buddyinfo_truncates(struct ktest *t)
+{
+	static const unsigned long nr_free[MAX_ORDER] = {
+		105, 54, 23, 9, 3, 1, 1, 0, 1, 1, 225,
+	};
+	const int full = 99; /* the Normal line above */
+	char buf[32];
+	int ret;
+
+	ret = buddyinfo(buf, 10, 0, "Normal", nr_free);
+	KTEST_EXPECT_EQ(t, ret, full);
+	KTEST_EXPECT_STREQ(t, buf, "Node 0, z");
+	KTEST_EXPECT_EQ(t, (u8)buf[10], (u8)SENTINEL);
+
+	ret = buddyinfo(buf, 22, 0, "Normal", nr_free);
+	KTEST_EXPECT_EQ(t, ret, full);
+	KTEST_EXPECT_STREQ(t, buf, "Node 0, zone   Normal");
+
+	memset(buf, SENTINEL, sizeof(buf));
+	ret = format_buddyinfo_line(buf, 0, 0, "Normal", nr_free);
+	KTEST_EXPECT_EQ(t, ret, full);
+	KTEST_EXPECT_EQ(t, (u8)buf[0], (u8)SENTINEL);
+
+	ret = format_buddyinfo_line(NULL, 0, 0, "Normal", nr_free);
+	KTEST_EXPECT_EQ(t, ret, full);
+}
+
+/* ---------------------------------------------------------------- */
+/* /proc/meminfo lines */
+
+static int meminfo(char *buf, size_t size, const char *name,
+		   unsigned long kb)
+{
+	memset(buf, SENTINEL, size);
+	return format_meminfo_line(buf, size, name, kb);
+}
+
+static void meminfo_lines(struct ktest *t)
+{
+	char buf[64];
+	int ret;
+
+	ret = meminfo(buf, sizeof(buf), "MemTotal", 130680);
+	expect_line(t, "MemTotal:         130680 kB", ret, buf, sizeof(buf));
+	ret = meminfo(buf, sizeof(buf), "MemFree", 0);
+	expect_line(t, "MemFree:               0 kB", ret, buf, sizeof(buf));
+	ret = meminfo(buf, sizeof(buf), "HighTotal", 3407872);
+	expect_line(t, "HighTotal:       3407872 kB", ret, buf, sizeof(buf));
+	ret = meminfo(buf, sizeof(buf), "HighFree", 99999999);
+	expect_line(t, "HighFree:       99999999 kB", ret, buf, sizeof(buf));
+	ret = meminfo(buf, sizeof(buf), "LowTotal", 889508);
+	expect_line(t, "LowTotal:         889508 kB", ret, buf, sizeof(buf));
+	ret = meminfo(buf, sizeof(buf), "LowFree", 12);
+	expect_line(t, "LowFree:              12 kB", ret, buf, sizeof(buf));
+}
+
+/* A value wider than 8 columns pushes " kB" out, as seq_put_decimal does. */
+static void meminfo_wide_value(struct ktest *t)
+{
+	char buf[64];
+	int ret = meminfo(buf, sizeof(buf), "MemTotal", 4294967295UL);
+
+	expect_line(t, "MemTotal:       4294967295 kB", ret, buf, sizeof(buf));
+}
+
+/* Linux's longest labels: "ShmemHugePages: " fills the 16 columns, and
+ * "HardwareCorrupted: %5lu kB" keeps the value ending in column 24. */
+static void meminfo_long_names(struct ktest *t)
+{
+	char buf[64];
+	int ret;
+
+	ret = meminfo(buf, sizeof(buf), "ShmemHugePages", 2048);
+	expect_line(t, "ShmemHugePages:     2048 kB", ret, buf, sizeof(buf));
+	ret = meminfo(buf, sizeof(buf), "HardwareCorrupted", 0);
+	expect_line(t, "HardwareCorrupted:     0 kB", ret, buf, sizeof(buf));
+}
+
+static void meminfo_truncates(struct ktest *t)
+{
+	char buf[32];
+	int ret = meminfo(buf, 12, "MemTotal", 130680);
+
+	KTEST_EXPECT_EQ(t, ret, 27);
+	KTEST_EXPECT_STREQ(t, buf, "MemTotal:  ");
+	KTEST_EXPECT_EQ(t, (u8)buf[12], (u8)SENTINEL);
+}
+
+/* ---------------------------------------------------------------- */
+/* The live zones */
+
+static void buddy_counts_match_free_pages(struct ktest *t)
+{
+	int populated = 0;
+	struct zone *zone;
+	int nid;
+
+	for_each_online_node(nid) {
+		for_each_zone_in_node(zone, NODE_DATA(nid)) {
+			unsigned long flags, sum = 0, free_pages;
+			int order;
+
+			if (!populated_zone(zone))
+				continue;
+			populated++;
+
+			spin_lock_irqsave(&zone->lock, flags);
+			for (order = 0; order < MAX_ORDER; order++)
+				sum += zone->free_area[order].nr_free << order;
+			free_pages = zone->free_pages;
+			spin_unlock_irqrestore(&zone->lock, flags);
+
+			if (sum != free_pages)
+				KTEST_FAIL(t, "node %d zone %s: free lists hold %lu pages, free_pages is %lu",
+					   nid, zone->name, sum, free_pages);
+		}
+	}
+	KTEST_EXPECT_GT(t, populated, 0);
+}
+
+static const struct ktest_case vmstat_cases[] = {
+	KTEST_CASE(buddyinfo_normal_line),
+	KTEST_CASE(buddyinfo_dma_line),
+	KTEST_CASE(buddyinfo_highmem_node1),
+	KTEST_CASE(buddyinfo_wide_fields),
+	KTEST_CASE(buddyinfo_truncates),
+	KTEST_CASE(meminfo_lines),
+	KTEST_CASE(meminfo_wide_value),
+	KTEST_CASE(meminfo_long_names),
+	KTEST_CASE(meminfo_truncates),
+	KTEST_CASE(buddy_counts_match_free_pages),
+	KTEST_END,
+};
+
+static const struct ktest_suite vmstat_suite = {
+	.name = "vmstat",
+	.cases = vmstat_cases,
+};
+KTEST_SUITE(vmstat_suite);
