@@ -104,6 +104,7 @@ static void buddyinfo_truncates(struct ktest *t)
 	char buf[32];
 	int ret;
 
+	memset(buf, SENTINEL, sizeof(buf)); /* the bytes past size stay so */
 	ret = buddyinfo(buf, 10, 0, "Normal", nr_free);
 	KTEST_EXPECT_EQ(t, ret, full);
 	KTEST_EXPECT_STREQ(t, buf, "Node 0, z");
@@ -176,7 +177,10 @@ static void meminfo_long_names(struct ktest *t)
 static void meminfo_truncates(struct ktest *t)
 {
 	char buf[32];
-	int ret = meminfo(buf, 12, "MemTotal", 130680);
+	int ret;
+
+	memset(buf, SENTINEL, sizeof(buf)); /* the bytes past size stay so */
+	ret = meminfo(buf, 12, "MemTotal", 130680);
 
 	KTEST_EXPECT_EQ(t, ret, 27);
 	KTEST_EXPECT_STREQ(t, buf, "MemTotal:  ");

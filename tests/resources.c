@@ -1,0 +1,13 @@
+/*
+ * tests/resources.c - the counters every test case must leave as it found
+ * them.  ktest snapshots each before a case and compares after it, so a
+ * case that leaks pages fails by name.
+ */
+#include "mm/mmzone.h"
+#include "tests/ktest.h"
+
+static long free_pages_count(void)
+{
+	return (long)nr_free_pages();
+}
+KTEST_RESOURCE(free_pages, "free pages", free_pages_count);
