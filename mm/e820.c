@@ -489,11 +489,14 @@ u64 e820__ram_bytes(const struct e820_table *t, u64 start, u64 end)
 
 /* ---- mem= and memmap= ---- */
 
+static const char no_number[] = "no number";
+
 /*
  * Reads a size at s: a number as memparse() takes it (0x hex, leading-0
- * octal) with an optional K/M/G/T/P/E suffix.  Returns NULL and sets
- * *val and *endp, or returns why s holds no size.  Unlike memparse(),
- * it refuses a value that does not fit in 64 bits instead of wrapping.
+ * octal) with an optional K/M/G/T/P/E suffix.  Returns NULL with *val
+ * set and *endp after the size, or why s holds no size (*endp = s).
+ * Unlike memparse(), it refuses a value that does not fit in 64 bits
+ * instead of wrapping.
  */
 static const char *parse_size(const char *s, u64 *val, const char **endp)
 {
@@ -504,22 +507,24 @@ static const char *parse_size(const char *s, u64 *val, const char **endp)
 
 	simple_strtoull(s, &num_end, 0);
 	len = num_end - s;
+	*endp = s;
 	if (len == 0)
-		return "no number";
+		return no_number;
 	if (len >= sizeof(digits))
 		return "number too large";
 	memcpy(digits, s, len);
 	digits[len] = '\0';
 	err = kstrtoull(digits, 0, &n);	/* catches what simple_ wraps */
 	if (err)
-		return err == -ERANGE ? "number too large" : "no number";
+		return err == -ERANGE ? "number too large" : no_number;
 
 	*val = memparse(s, &end);
 	if (end != num_end) {
 		/* A suffix: its multiplier is what memparse makes of "1<s>". */
 		char unit[3] = { '1', *num_end, '\0' };
+		unsigned long long product;
 
-		if (n > ~0ULL / memparse(unit, NULL))
+		if (__builtin_mul_overflow(n, memparse(unit, NULL), &product))
 			return "number too large";
 	}
 	*endp = end;
@@ -553,7 +558,7 @@ static const char *parse_memmap_item(const char *s, const char *e,
 	}
 	why = parse_size(s, &it->size, &p);
 	if (why)
-		return why;
+		return why == no_number ? "neither a size nor exactmap" : why;
 	if (it->size == 0)
 		return "size is zero";
 	if (p == e)
@@ -579,7 +584,8 @@ static const char *parse_memmap_item(const char *s, const char *e,
 	*where = ++p;
 	why = parse_size(p, &it->start, &p);
 	if (why)
-		return *p == ',' || !*p ? "no address after the separator" : why;
+		return why == no_number && (*p == ',' || !*p) ?
+			"no address after the separator" : why;
 	if (p != e) {
 		*where = p;
 		return "trailing characters";

@@ -91,7 +91,8 @@ int e820__load_raw_map(struct e820_table *t, const struct boot_mmap_entry *map,
  * table is left unsorted until the next e820__update_table()).  Returns
  * the number of bytes changed.  A size reaching past 2^64 - 1 is cut
  * there.  A split that does not fit in the table is reported and not
- * done.
+ * done.  old_type == new_type, or new_type 0, is a caller bug: it WARNs
+ * and changes nothing.
  */
 u64 e820__range_update(struct e820_table *t, u64 start, u64 size,
 		       enum e820_type old_type, enum e820_type new_type);
