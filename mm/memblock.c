@@ -35,7 +35,8 @@
  *
  * After memblock_free_all() the global allocator refuses every change and
  * allocation with a WARN (Linux discards memblock's code and data after
- * boot); the queries and memblock_dump_all() keep working.
+ * boot); the queries and memblock_dump_all() keep working.  There is no
+ * locking: only the boot CPU runs while memblock is in use.
  */
 #include "mm/memblock.h"
 
@@ -47,8 +48,10 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-static struct memblock_region memblock_memory_init_regions[INIT_MEMBLOCK_REGIONS];
-static struct memblock_region memblock_reserved_init_regions[INIT_MEMBLOCK_REGIONS];
+static struct memblock_region
+	memblock_memory_init_regions[INIT_MEMBLOCK_REGIONS];
+static struct memblock_region
+	memblock_reserved_init_regions[INIT_MEMBLOCK_REGIONS];
 
 struct memblock memblock = {
 	.memory.regions = memblock_memory_init_regions,
@@ -74,7 +77,8 @@ static bool memblock_retired;
 		WARN_ON(after_free_all);                                     \
 	})
 
-#define PA(x) ((unsigned long long)(x))	/* for "0x%016llx", Linux's %pa */
+/* For "0x%016llx", which prints a phys_addr_t as Linux's %pa does. */
+#define PA(x) ((unsigned long long)(x))
 
 void memblock_init_instance(struct memblock *mb, struct memblock_region *mem,
 			    unsigned long mem_max,
@@ -503,63 +507,13 @@ void __next_free_mem_range(struct memblock *mb, u64 *idx,
 	*idx = ~0ULL;
 }
 
-/*
- * The same walk from the top.  *idx packs a + 1 and b + 1 so that the
- * exhausted index -1 cannot be mistaken for the start/end value ~0.
- */
-void __next_free_mem_range_rev(struct memblock *mb, u64 *idx,
-			       phys_addr_t *out_start, phys_addr_t *out_end,
-			       int *out_nid)
-{
-	struct memblock_type *mem = &mb->memory, *res = &mb->reserved;
-	long a, b;
-
-	if (*idx == ~0ULL) {
-		a = (long)mem->cnt - 1;
-		b = (long)res->cnt;
-	} else {
-		a = (long)(u32)*idx - 1;
-		b = (long)(u32)(*idx >> 32) - 1;
-	}
-
-	for (; a >= 0; a--) {
-		const struct memblock_region *m = &mem->regions[a];
-		phys_addr_t m_start = m->base, m_end = rgn_end(m);
-
-		for (; b >= 0; b--) {
-			phys_addr_t r_start, r_end;
-
-			r_start = b ? rgn_end(&res->regions[b - 1]) : 0;
-			r_end = b < (long)res->cnt ? res->regions[b].base
-						   : PHYS_ADDR_MAX;
-			if (r_end <= m_start)
-				break;
-			if (r_start == r_end || m_end <= r_start)
-				continue;
-			if (out_start)
-				*out_start = max(m_start, r_start);
-			if (out_end)
-				*out_end = min(m_end, r_end);
-			if (out_nid)
-				*out_nid = m->nid;
-			if (m_start >= r_start)
-				a--;
-			else
-				b--;
-			*idx = (u64)(u32)(a + 1) | (u64)(u32)(b + 1) << 32;
-			return;
-		}
-	}
-	*idx = ~0ULL;
-}
-
 /* ---- allocation --------------------------------------------------------- */
 
 phys_addr_t memblock_find_in_range(struct memblock *mb, phys_addr_t size,
 				   phys_addr_t align, phys_addr_t start,
 				   phys_addr_t end)
 {
-	phys_addr_t this_start, this_end, cand;
+	phys_addr_t this_start, this_end, cand, found = 0;
 	u64 i;
 
 	if (!size)
@@ -574,28 +528,26 @@ phys_addr_t memblock_find_in_range(struct memblock *mb, phys_addr_t size,
 	start = max(start, (phys_addr_t)PAGE_SIZE);
 	end = max(start, end);
 
-	if (mb->bottom_up) {
-		for_each_free_mem_range(i, mb, &this_start, &this_end, NULL) {
-			this_start = clamp(this_start, start, end);
-			this_end = clamp(this_end, start, end);
+	/*
+	 * Linux finds top-down by walking the free ranges in reverse and
+	 * taking the first fit; keeping the last fit of a forward walk gives
+	 * the same answer with one iterator.
+	 */
+	for_each_free_mem_range(i, mb, &this_start, &this_end, NULL) {
+		this_start = clamp(this_start, start, end);
+		this_end = clamp(this_end, start, end);
+		if (mb->bottom_up) {
 			cand = ALIGN(this_start, align);
 			if (cand >= this_start && cand < this_end &&
 			    this_end - cand >= size)
 				return cand;
+		} else if (this_end >= size) {
+			cand = ALIGN_DOWN(this_end - size, align);
+			if (cand >= this_start)
+				found = cand;
 		}
-		return 0;
 	}
-
-	for_each_free_mem_range_reverse(i, mb, &this_start, &this_end, NULL) {
-		this_start = clamp(this_start, start, end);
-		this_end = clamp(this_end, start, end);
-		if (this_end < size)
-			continue;
-		cand = ALIGN_DOWN(this_end - size, align);
-		if (cand >= this_start)
-			return cand;
-	}
-	return 0;
+	return found;
 }
 
 phys_addr_t memblock_alloc_range_in(struct memblock *mb, phys_addr_t size,
@@ -610,14 +562,6 @@ phys_addr_t memblock_alloc_range_in(struct memblock *mb, phys_addr_t size,
 }
 
 /* ---- handing memory to the buddy allocator ----------------------------- */
-
-/* The end of the physical range whose pfns an unsigned long can count. */
-static phys_addr_t memblock_pfn_limit(void)
-{
-	if (sizeof(unsigned long) < sizeof(phys_addr_t))
-		return (phys_addr_t)~0UL << PAGE_SHIFT;
-	return PHYS_ADDR_MAX;
-}
 
 /*
  * Linux's __free_pages_memory(): at each pfn the largest block that is
@@ -653,7 +597,9 @@ unsigned long __memblock_free_all(struct memblock *mb, phys_addr_t limit,
 	unsigned long count = 0;
 	u64 i;
 
-	limit = min(limit, memblock_pfn_limit());
+	/* pfns are unsigned long: on i386 they end at 2^32 pages. */
+	if (sizeof(unsigned long) < sizeof(phys_addr_t))
+		limit = min(limit, (phys_addr_t)~0UL << PAGE_SHIFT);
 	for_each_free_mem_range(i, mb, &start, &end, NULL) {
 		if (start >= limit)
 			break;

@@ -25,7 +25,9 @@
 #define MEMBLOCK_ALLOC_ANYWHERE (~(phys_addr_t)0)
 #define MEMBLOCK_ALLOC_ACCESSIBLE 0
 
+#ifndef PHYS_ADDR_MAX
 #define PHYS_ADDR_MAX (~(phys_addr_t)0)
+#endif
 
 /* The buddy allocator's order count (it owns the definition, mm/mmzone.h). */
 #ifndef MAX_ORDER
@@ -106,28 +108,19 @@ phys_addr_t memblock_alloc_range_in(struct memblock *mb, phys_addr_t size,
  *	for_each_free_mem_range(i, mb, &start, &end, &nid)
  *		...  [start, end) is free and lies on node nid
  *
- * Ranges come in ascending order (descending for the _reverse form), each
- * a maximal free stretch of one memory region.  Any out pointer may be
- * NULL.  The body must not change mb's regions.
+ * Ranges come in ascending order, each a maximal free stretch of one
+ * memory region.  Any out pointer may be NULL.  The body must not change
+ * mb's regions.
  */
 void __next_free_mem_range(struct memblock *mb, u64 *idx,
 			   phys_addr_t *out_start, phys_addr_t *out_end,
 			   int *out_nid);
-void __next_free_mem_range_rev(struct memblock *mb, u64 *idx,
-			       phys_addr_t *out_start, phys_addr_t *out_end,
-			       int *out_nid);
 
 #define for_each_free_mem_range(i, mb, p_start, p_end, p_nid)               \
 	for ((i) = 0,                                                        \
 	     __next_free_mem_range(mb, &(i), p_start, p_end, p_nid);          \
 	     (i) != (u64)~0ULL;                                              \
 	     __next_free_mem_range(mb, &(i), p_start, p_end, p_nid))
-
-#define for_each_free_mem_range_reverse(i, mb, p_start, p_end, p_nid)       \
-	for ((i) = (u64)~0ULL,                                               \
-	     __next_free_mem_range_rev(mb, &(i), p_start, p_end, p_nid);      \
-	     (i) != (u64)~0ULL;                                              \
-	     __next_free_mem_range_rev(mb, &(i), p_start, p_end, p_nid))
 
 /*
  * Releases every whole free page below limit, in the largest naturally
