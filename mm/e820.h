@@ -201,6 +201,9 @@ int e820__finish_user_map(struct e820_table *t,
  */
 void e820__memory_setup(const struct boot_info *bi);
 
+/* True once e820__memory_setup() has loaded the firmware map. */
+extern bool e820_ready;
+
 /*
  * After parse_early_params(): if mem=/memmap= changed e820_table,
  * sanitises it and prints "user-defined physical RAM map:" and the table
