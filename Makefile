@@ -75,9 +75,14 @@ $(BUILD)/%.o: %.S
 	$(call say,AS,$<)
 	$(Q)$(CC) $(CPPFLAGS) $(ASFLAGS) -c $< -o $@
 
-$(KERNEL): $(OBJS) linker.ld
+# Two links: the first image's symbols become the second's kallsyms table
+# (in .rodata, after .text, so no text address moves).
+$(KERNEL): $(OBJS) linker.ld tools/kallsyms.py
 	$(call say,LD,$@)
-	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJS) $(LIBGCC)
+	$(Q)$(LD) $(LDFLAGS) -o $(BUILD)/mm86.tmp.elf $(OBJS) $(LIBGCC)
+	$(Q)$(NM) -n $(BUILD)/mm86.tmp.elf | $(PYTHON) tools/kallsyms.py > $(BUILD)/kallsyms.S
+	$(Q)$(CC) $(CPPFLAGS) $(ASFLAGS) -c $(BUILD)/kallsyms.S -o $(BUILD)/kallsyms.o
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJS) $(BUILD)/kallsyms.o $(LIBGCC)
 	@$(NM) -n $@ > $(BUILD)/mm86.map
 
 -include $(OBJS:.o=.d)

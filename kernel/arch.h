@@ -35,6 +35,9 @@ void arch_triple_fault(void) __noreturn;
 /* Prints a "Call Trace:" by walking frame pointers from frame. */
 void arch_dump_stack(unsigned long frame);
 
+/* Prints one call-trace line: " [<address>] function+offset/size". */
+void print_address(unsigned long addr);
+
 /*
  * Maps a boot loader pointer: the virtual address of [pa, pa + len), or
  * NULL when that range is outside the early linear map.

@@ -21,3 +21,32 @@ static void misuse_triple_fault(void)
 	arch_triple_fault();
 }
 KTEST_MISUSE(triple_fault, misuse_triple_fault);
+
+/* The oops path: a NULL dereference must print Linux's page-fault report. */
+static void misuse_null_deref(void)
+{
+	volatile int *p = NULL;
+
+	pr_info("ktest: misuse null_deref: reading through a NULL pointer\n");
+	(void)*p;
+}
+KTEST_MISUSE(null_deref, misuse_null_deref);
+
+static void misuse_divide_error(void)
+{
+	volatile unsigned int zero = 0;
+	volatile unsigned int quotient;
+
+	pr_info("ktest: misuse divide_error: dividing by zero\n");
+	quotient = 100u / zero;
+	(void)quotient;
+}
+KTEST_MISUSE(divide_error, misuse_divide_error);
+
+static void misuse_bug_on(void)
+{
+	volatile bool impossible = true;
+
+	BUG_ON(impossible);
+}
+KTEST_MISUSE(bug_on, misuse_bug_on);

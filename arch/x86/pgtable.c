@@ -17,7 +17,6 @@
 #include "kernel/bug.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
-#include "mm/memblock.h"
 
 #define PTE_P 0x001
 #define PTE_RW 0x002
@@ -33,9 +32,9 @@ static inline unsigned int pgd_index(unsigned long vaddr)
 	return (unsigned int)(vaddr >> PGDIR_SHIFT);
 }
 
-static u32 *alloc_page_table(void)
+static u32 *alloc_page_table(void *(*alloc_page)(void))
 {
-	u32 *pt = memblock_alloc(PAGE_SIZE, PAGE_SIZE);
+	u32 *pt = alloc_page();
 
 	if (!pt)
 		panic("paging_init: no memory for a page table");
@@ -52,7 +51,7 @@ static u32 *pte_ptr(unsigned long vaddr)
 	       ((vaddr >> PAGE_SHIFT) & (PTRS_PER_PTE - 1));
 }
 
-void paging_init(unsigned long max_low_pfn)
+void paging_init(unsigned long max_low_pfn, void *(*alloc_page)(void))
 {
 	phys_addr_t end = (phys_addr_t)max_low_pfn << PAGE_SHIFT;
 	phys_addr_t full = end & ~((phys_addr_t)PGDIR_SIZE - 1);
@@ -61,9 +60,9 @@ void paging_init(unsigned long max_low_pfn)
 	BUG_ON(end > MAXMEM);
 	/* Allocate first: the boot mapping still covers memblock's memory. */
 	if (full < end)
-		tail_pt = alloc_page_table();
-	pkmap_pt = alloc_page_table();
-	fixmap_pt = alloc_page_table();
+		tail_pt = alloc_page_table(alloc_page);
+	pkmap_pt = alloc_page_table(alloc_page);
+	fixmap_pt = alloc_page_table(alloc_page);
 
 	for (unsigned int i = pgd_index(PAGE_OFFSET); i < 1024; i++)
 		boot_page_dir[i] = 0;

@@ -90,7 +90,7 @@ void show_regs(const struct pt_regs *regs)
 	pr_emerg("CR0: %08x CR2: %08x CR3: %08x CR4: %08x\n", read_cr0(),
 		 read_cr2(), read_cr3(), read_cr4());
 	pr_emerg("Call Trace:\n");
-	pr_emerg(" [<%08x>] (faulting EIP)\n", regs->eip);
+	print_address(regs->eip);
 	arch_dump_stack(regs->ebp);
 }
 

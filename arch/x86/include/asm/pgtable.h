@@ -44,9 +44,10 @@ enum fixed_addresses {
 /*
  * Builds the final kernel page tables: [0, max_low_pfn) linear at
  * PAGE_OFFSET, nothing else of low virtual memory (so NULL faults), the
- * pkmap and fixmap page tables.  Page tables come from memblock.
+ * pkmap and fixmap page tables.  Page tables come from alloc_page (mm's
+ * boot allocator), which returns a zeroed, page-aligned lowmem page.
  */
-void paging_init(unsigned long max_low_pfn);
+void paging_init(unsigned long max_low_pfn, void *(*alloc_page)(void));
 
 /* Maps pfn at a pkmap or fixmap address (present, writable), or clears it. */
 void set_kernel_pte(unsigned long vaddr, unsigned long pfn);
