@@ -15,6 +15,7 @@
  * After that memblock is closed and alloc_pages() is the only allocator.
  */
 #include "asm/pgtable.h"
+#include "asm/timex.h"
 #include "kernel/bug.h"
 #include "kernel/multiboot.h"
 #include "kernel/printk.h"
@@ -34,6 +35,10 @@
 #define FOUR_GB (1ULL << 32)
 
 unsigned long boot_reserved_pages[MAX_NR_ZONES];
+
+/* Start-up cost, for the bench_page suite (see mm/init.h). */
+u64 mm_init_cycles, free_all_cycles;
+unsigned long free_all_pages;
 
 static void reserve_boot_ranges(const struct boot_info *bi)
 {
@@ -136,12 +141,18 @@ static void print_memory_line(void)
 		(present - managed) * k, high * k);
 }
 
+static void *boot_alloc_page(void)
+{
+	return memblock_alloc(PAGE_SIZE, PAGE_SIZE);
+}
+
 void mm_core_init(const struct boot_info *bi)
 {
 	unsigned long limit[MAX_NR_ZONES];
 	phys_addr_t end;
 	unsigned long lowmem_pages = 0;
 	struct zone *z;
+	cycles_t t_init = get_cycles(), t_free;
 
 	e820__memblock_setup();
 	reserve_boot_ranges(bi);
@@ -156,7 +167,7 @@ void mm_core_init(const struct boot_info *bi)
 			(max_pfn - max_low_pfn) >> (20 - PAGE_SHIFT));
 	pr_info("%luMB LOWMEM available.\n", max_low_pfn >> (20 - PAGE_SHIFT));
 	memblock_set_current_limit(PFN_PHYS(max_low_pfn));
-	paging_init(max_low_pfn);
+	paging_init(max_low_pfn, boot_alloc_page);
 
 	mem_map = memblock_alloc((phys_addr_t)max_pfn * sizeof(struct page),
 				 PAGE_SIZE);
@@ -183,7 +194,9 @@ void mm_core_init(const struct boot_info *bi)
 
 	memblock_dump_all();
 	count_reserved(limit);
-	memblock_free_all();
+	t_free = get_cycles();
+	free_all_pages = memblock_free_all();
+	free_all_cycles = get_cycles() - t_free;
 
 	for_each_zone_in_node(z, NODE_DATA(0))
 		if (!is_highmem(z))
@@ -192,4 +205,5 @@ void mm_core_init(const struct boot_info *bi)
 	setup_per_zone_pages_min();
 	setup_per_zone_lowmem_reserve();
 	print_memory_line();
+	mm_init_cycles = get_cycles() - t_init;
 }

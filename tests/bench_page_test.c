@@ -1,0 +1,451 @@
+/*
+ * tests/bench_page_test.c - suite "bench_page": what the page allocator
+ * costs, printed for people to compare, never judged by time.
+ *
+ * Every figure is a ktest_printf line of one shape, so that a log can be
+ * grepped and boots compared:
+ *
+ *   # CASE: bench: WHAT: N cycles/op (median of R runs of M ops)
+ *
+ * A figure is the median of RUNS timed runs (after one untimed warm-up
+ * run), each a loop of a fixed number of operations timed with get_cycles()
+ * (lfence; rdtsc) and divided by that number.  Cycles are TSC cycles: under
+ * QEMU TCG (no KVM) they are the emulated TSC's, which says how fast QEMU
+ * runs the code, not how fast a real CPU would; arch_cpu_khz() is printed
+ * so that they can be turned into time, and only ratios measured in the
+ * same boot (order-0 against the bare free list) mean much across hosts.
+ *
+ * A case fails only on a functional error: an allocation that returns NULL
+ * while memory is plentiful, a page not given back (the framework's free
+ * page count also catches that), sizeof(struct page) over 32 bytes, start-
+ * up figures that do not add up.  Iteration counts are kept small: the
+ * suite runs in every boot of the matrix and takes well under 0.3 s.
+ */
+#include "asm/processor.h"
+#include "asm/timex.h"
+#include "kernel/arch.h"
+#include "lib/compiler.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
+#include "mm/gfp.h"
+#include "mm/init.h"
+#include "mm/mm.h"
+#include "mm/mmzone.h"
+#include "tests/ktest.h"
+
+#define RUNS 7		/* timed runs per figure; the median is printed */
+#define BATCH 256	/* pages per batch in the batch pattern */
+#define BARE_NODES 256U	/* nodes on the bare free list */
+#define LOCK_ALLOCS 1000 /* order-0 allocations for the zone-lock count */
+
+/* ---- measuring ------------------------------------------------------ */
+
+/* Runs ops operations of one kind; false on a functional failure. */
+typedef bool (*bench_fn)(unsigned int ops, unsigned int arg);
+
+struct bench_result {
+	u64 median;	  /* cycles of the median run */
+	unsigned int ops; /* operations per run */
+};
+
+static void sort_u64(u64 *v, unsigned int n)
+{
+	for (unsigned int i = 1; i < n; i++) {
+		u64 x = v[i];
+		unsigned int j = i;
+
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/* One warm-up run, then RUNS timed runs; false if any run failed. */
+static bool measure(bench_fn fn, unsigned int arg, unsigned int ops,
+		    struct bench_result *res)
+{
+	u64 cycles[RUNS];
+
+	if (!fn(ops, arg))
+		return false;
+	for (unsigned int r = 0; r < RUNS; r++) {
+		cycles_t start = get_cycles();
+
+		if (!fn(ops, arg))
+			return false;
+		cycles[r] = get_cycles() - start;
+	}
+	sort_u64(cycles, RUNS);
+	res->median = cycles[RUNS / 2];
+	res->ops = ops;
+	return true;
+}
+
+/* Rounded cycles per operation. */
+static u64 per_op(const struct bench_result *res)
+{
+	return (res->median + res->ops / 2) / res->ops;
+}
+
+/* Rounded tenths of a / b; 0 when b is 0. */
+static u64 tenths(u64 a, u64 b)
+{
+	return b ? (a * 10 + b / 2) / b : 0;
+}
+
+static void print_result(struct ktest *t, const char *what,
+			 const struct bench_result *res, const char *unit)
+{
+	ktest_printf(t, "bench: %s: %llu cycles/%s (median of %u runs of %u %ss)",
+		     what, (unsigned long long)per_op(res), unit, RUNS,
+		     res->ops, unit);
+}
+
+/* ---- the buddy allocator -------------------------------------------- */
+
+static bool alloc_free_pairs(unsigned int ops, unsigned int order)
+{
+	for (unsigned int i = 0; i < ops; i++) {
+		struct page *page = alloc_pages(GFP_KERNEL, order);
+
+		if (!page)
+			return false;
+		__free_pages(page, order);
+	}
+	return true;
+}
+
+/* An order-N alloc+free pair, ops times. */
+static void bench_order(struct ktest *t, unsigned int order, unsigned int ops,
+			struct bench_result *res)
+{
+	char what[40];
+	unsigned long free_before = nr_free_pages();
+
+	snprintf(what, sizeof(what), "order-%u alloc+free", order);
+	if (!measure(alloc_free_pairs, order, ops, res)) {
+		KTEST_FAIL(t, "alloc_pages(GFP_KERNEL, %u) returned NULL with %lu pages free",
+			   order, free_before);
+		return;
+	}
+	KTEST_EXPECT_EQ(t, nr_free_pages(), free_before);
+	print_result(t, what, res, "op");
+}
+
+/* Filled by order0_alloc_free for the bare_free_list ratio. */
+static struct bench_result order0_result;
+
+static void order0_alloc_free(struct ktest *t)
+{
+	bench_order(t, 0, 2000, &order0_result);
+}
+
+static void order3_alloc_free(struct ktest *t)
+{
+	struct bench_result res;
+
+	bench_order(t, 3, 1000, &res);
+}
+
+static void order9_alloc_free(struct ktest *t)
+{
+	struct bench_result res;
+
+	bench_order(t, 9, 200, &res);
+}
+
+static struct page *batch_pages[BATCH];
+
+/* ops pages in batches of BATCH: allocate a batch, free it in reverse. */
+static bool batch_alloc_free(unsigned int ops, unsigned int unused)
+{
+	for (unsigned int done = 0; done < ops; done += BATCH) {
+		unsigned int n, got;
+
+		for (n = 0; n < BATCH; n++) {
+			batch_pages[n] = alloc_pages(GFP_KERNEL, 0);
+			if (!batch_pages[n])
+				break;
+		}
+		got = n;
+		while (n > 0)
+			__free_pages(batch_pages[--n], 0);
+		if (got < BATCH)
+			return false;
+	}
+	return true;
+}
+
+static void order0_batch(struct ktest *t)
+{
+	struct bench_result res;
+	unsigned long free_before = nr_free_pages();
+
+	if (!measure(batch_alloc_free, 0, 8 * BATCH, &res)) {
+		KTEST_FAIL(t, "alloc_pages(GFP_KERNEL, 0) returned NULL in a batch of %u with %lu pages free",
+			   BATCH, free_before);
+		return;
+	}
+	KTEST_EXPECT_EQ(t, nr_free_pages(), free_before);
+	ktest_printf(t, "bench: order-0 batch of %u, alloc all then free in reverse: %llu cycles/page (median of %u runs of %u pages)",
+		     BATCH, (unsigned long long)per_op(&res), RUNS, res.ops);
+}
+
+/* ---- the bare free list --------------------------------------------- */
+
+/*
+ * The least a free list can cost: a LIFO singly linked list, pop one node
+ * and push it back.  Every access is volatile and barrier() separates the
+ * two halves, so the compiler keeps each load and store.
+ */
+struct bare_node {
+	struct bare_node *next;
+};
+
+static struct bare_node bare_nodes[BARE_NODES];
+static struct bare_node *bare_head;
+
+static void bare_list_init(void)
+{
+	bare_head = NULL;
+	for (unsigned int i = 0; i < BARE_NODES; i++) {
+		bare_nodes[i].next = bare_head;
+		bare_head = &bare_nodes[i];
+	}
+}
+
+static bool bare_pop_push(unsigned int ops, unsigned int unused)
+{
+	for (unsigned int i = 0; i < ops; i++) {
+		struct bare_node *n = READ_ONCE(bare_head);
+
+		if (!n)
+			return false;
+		WRITE_ONCE(bare_head, READ_ONCE(n->next));
+		barrier();
+		WRITE_ONCE(n->next, READ_ONCE(bare_head));
+		WRITE_ONCE(bare_head, n);
+		barrier();
+	}
+	return true;
+}
+
+static unsigned int bare_list_length(void)
+{
+	unsigned int n = 0;
+
+	for (struct bare_node *p = bare_head; p && n <= BARE_NODES; p = p->next)
+		n++;
+	return n;
+}
+
+static void bare_free_list(struct ktest *t)
+{
+	struct bench_result res;
+	u64 ratio;
+
+	bare_list_init();
+	KTEST_ASSERT_TRUE(t, measure(bare_pop_push, 0, 20000, &res));
+	KTEST_EXPECT_EQ(t, bare_list_length(), BARE_NODES);
+	print_result(t, "bare free list pop+push", &res, "op");
+
+	/* The order-0 figure of this boot; measured here if it was filtered out. */
+	if (!order0_result.ops) {
+		if (!measure(alloc_free_pairs, 0, 2000, &order0_result)) {
+			KTEST_FAIL(t, "alloc_pages(GFP_KERNEL, 0) returned NULL");
+			return;
+		}
+		print_result(t, "order-0 alloc+free", &order0_result, "op");
+	}
+	/* (order0 / its ops) / (bare / its ops), in tenths. */
+	ratio = tenths(order0_result.median * res.ops,
+		       res.median * order0_result.ops);
+	if (!res.median)
+		ktest_printf(t, "bench: order-0 / bare free list = n/a (bare list measured 0 cycles)");
+	else
+		ktest_printf(t, "bench: order-0 / bare free list = %llu.%llux",
+			     (unsigned long long)(ratio / 10),
+			     (unsigned long long)(ratio % 10));
+}
+
+/* ---- start-up ------------------------------------------------------- */
+
+static unsigned long managed_pages_all(void)
+{
+	unsigned long sum = 0;
+	struct zone *z;
+	int nid;
+
+	for_each_online_node(nid)
+		for_each_zone_in_node(z, NODE_DATA(nid))
+			sum += z->managed_pages;
+	return sum;
+}
+
+static void print_per_page(struct ktest *t, const char *what, u64 cycles,
+			   unsigned long pages)
+{
+	u64 cpp = tenths(cycles, pages);
+
+	ktest_printf(t, "bench: %s: %llu cycles for %lu managed pages = %llu.%llu cycles/page",
+		     what, (unsigned long long)cycles, pages,
+		     (unsigned long long)(cpp / 10),
+		     (unsigned long long)(cpp % 10));
+}
+
+static void mm_startup(struct ktest *t)
+{
+	unsigned long managed = managed_pages_all();
+
+	ktest_printf(t, "bench: managed pages: %lu (%lu MiB)", managed,
+		     managed >> (20 - PAGE_SHIFT));
+	/* Every page memblock released is managed by some zone. */
+	KTEST_EXPECT_EQ(t, free_all_pages, managed);
+	KTEST_ASSERT_GT(t, managed, 0UL);
+	KTEST_EXPECT_GT(t, free_all_cycles, 0ULL);
+	KTEST_EXPECT_GE(t, mm_init_cycles, free_all_cycles);
+	print_per_page(t, "memblock_free_all", free_all_cycles, managed);
+	print_per_page(t, "mm_core_init", mm_init_cycles, managed);
+	print_per_page(t, "mm_core_init less memblock_free_all",
+		       mm_init_cycles - free_all_cycles, managed);
+}
+
+/* ---- struct page ---------------------------------------------------- */
+
+static void struct_page_size(struct ktest *t)
+{
+	ktest_printf(t, "bench: sizeof(struct page): %u bytes",
+		     (unsigned int)sizeof(struct page));
+	/* One per 4 KiB page: 32 bytes is 0.8% of RAM. */
+	KTEST_EXPECT_LE(t, sizeof(struct page), (size_t)32);
+}
+
+/* ---- the zone lock -------------------------------------------------- */
+
+static struct page *lock_pages[LOCK_ALLOCS];
+
+#define MAX_ZONES_ALL (MAX_NUMNODES * MAX_NR_ZONES)
+
+/* NR_ZONE_LOCK of every zone of every online node, by node then zone. */
+static void snapshot_zone_locks(unsigned long *v)
+{
+	struct zone *z;
+	int nid, i = 0;
+
+	for_each_online_node(nid)
+		for_each_zone_in_node(z, NODE_DATA(nid))
+			v[i++] = READ_ONCE(z->vm_stat[NR_ZONE_LOCK]);
+}
+
+static unsigned int zone_slot(const struct zone *zone)
+{
+	return (unsigned int)(zone->zone_pgdat->node_id * MAX_NR_ZONES +
+			      zone_idx(zone));
+}
+
+/*
+ * Lock acquisitions in the zones the pages came from, between two
+ * snapshots; *nzones says how many zones that was.
+ */
+static unsigned long lock_delta(const unsigned long *before,
+				const unsigned long *after, unsigned int n,
+				unsigned int *nzones)
+{
+	bool from[MAX_ZONES_ALL] = { false };
+	unsigned long delta = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		from[zone_slot(page_zone(lock_pages[i]))] = true;
+	*nzones = 0;
+	for (unsigned int i = 0; i < MAX_ZONES_ALL; i++)
+		if (from[i]) {
+			delta += after[i] - before[i];
+			(*nzones)++;
+		}
+	return delta;
+}
+
+static void zone_lock_per_1000(struct ktest *t)
+{
+	unsigned long before[MAX_ZONES_ALL] = { 0 }, mid[MAX_ZONES_ALL] = { 0 },
+		      after[MAX_ZONES_ALL] = { 0 };
+	unsigned long free_before = nr_free_pages();
+	unsigned long allocs, frees;
+	unsigned int n, nzones;
+	const char *zname;
+
+	BUILD_BUG_ON(LOCK_ALLOCS != 1000);
+	snapshot_zone_locks(before);
+	for (n = 0; n < LOCK_ALLOCS; n++) {
+		lock_pages[n] = alloc_pages(GFP_KERNEL, 0);
+		if (!lock_pages[n])
+			break;
+	}
+	snapshot_zone_locks(mid);
+	zname = n ? page_zone(lock_pages[0])->name : "none";
+	allocs = lock_delta(before, mid, n, &nzones);
+	for (unsigned int i = n; i > 0; i--)
+		__free_pages(lock_pages[i - 1], 0);
+	snapshot_zone_locks(after);
+	frees = lock_delta(mid, after, n, &nzones);
+
+	if (n < LOCK_ALLOCS) {
+		KTEST_FAIL(t, "alloc_pages(GFP_KERNEL, 0) returned NULL after %u pages with %lu free",
+			   n, free_before);
+		return;
+	}
+	KTEST_EXPECT_EQ(t, nr_free_pages(), free_before);
+	ktest_printf(t, "bench: zone-lock acquisitions per 1000 order-0 allocs: %lu (zone %s%s)",
+		     allocs, zname, nzones > 1 ? " and others" : "");
+	ktest_printf(t, "bench: zone-lock acquisitions per 1000 order-0 frees: %lu (zone %s%s)",
+		     frees, zname, nzones > 1 ? " and others" : "");
+}
+
+/* ---- the clock ------------------------------------------------------ */
+
+/* The hypervisor's CPUID signature ("TCGTCGTCGTCG", "KVMKVMKVM"), or "". */
+static void hypervisor_signature(char *sig)
+{
+	u32 a, b, c, d;
+
+	sig[0] = '\0';
+	cpuid(1, &a, &b, &c, &d);
+	if (!(c & (1U << 31)))
+		return;
+	cpuid(0x40000000, &a, &b, &c, &d);
+	memcpy(sig, &b, 4);
+	memcpy(sig + 4, &c, 4);
+	memcpy(sig + 8, &d, 4);
+	sig[12] = '\0';
+}
+
+static void cpu_clock(struct ktest *t)
+{
+	unsigned long khz = arch_cpu_khz();
+	char sig[13];
+
+	hypervisor_signature(sig);
+	ktest_printf(t, "bench: cpu_khz: %lu (cycles below are TSC cycles; under QEMU TCG the emulated TSC's, not a real CPU's)",
+		     khz);
+	ktest_printf(t, "bench: hypervisor: %s", sig[0] ? sig : "none reported");
+	KTEST_EXPECT_GT(t, khz, 0UL);
+}
+
+static const struct ktest_case bench_page_cases[] = {
+	KTEST_CASE(cpu_clock),
+	KTEST_CASE(struct_page_size),
+	KTEST_CASE(order0_alloc_free),
+	KTEST_CASE(order3_alloc_free),
+	KTEST_CASE(order9_alloc_free),
+	KTEST_CASE(order0_batch),
+	KTEST_CASE(bare_free_list),
+	KTEST_CASE(zone_lock_per_1000),
+	KTEST_CASE(mm_startup),
+	KTEST_END,
+};
+
+static struct ktest_suite bench_page_suite = {
+	.name = "bench_page",
+	.cases = bench_page_cases,
+};
+KTEST_SUITE(bench_page_suite);
