@@ -5,7 +5,9 @@
  * about it), so the first thing the kernel does is load its own: a null
  * descriptor and flat ring-0 code and data segments.  The IDT gets an
  * interrupt gate for each of the 32 exception vectors, pointing at the
- * stubs of entry.S, laid out at a fixed stride.
+ * stubs of entry.S, laid out at a fixed stride; vectors 32-255 get gates
+ * too, so an unexpected interrupt is reported, not a triple fault.
+ * Each CPU also has a per-CPU data segment (asm/segment.h).
  */
 #include "arch/x86/desc.h"
 #include "asm/segment.h"
@@ -40,12 +42,21 @@ static u64 gdt_entry(u32 base, u32 limit, u8 access, u8 flags)
 
 void gdt_init(void)
 {
-	struct desc_ptr p = { sizeof(gdt) - 1, (u32)gdt };
-
 	gdt[0] = 0;
 	/* access: present, ring 0, code/data, exec-read or read-write */
 	gdt[GDT_ENTRY_KERNEL_CS] = gdt_entry(0, 0xfffff, 0x9a, 0xc);
 	gdt[GDT_ENTRY_KERNEL_DS] = gdt_entry(0, 0xfffff, 0x92, 0xc);
+	/* Until per-CPU areas exist every CPU's segment has base 0, so %fs:var
+	 * reads the template, which is CPU 0's data at boot. */
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		gdt[GDT_ENTRY_PERCPU + cpu] = gdt_entry(0, 0xfffff, 0x92, 0xc);
+	load_gdt_on_this_cpu(0);
+}
+
+void load_gdt_on_this_cpu(int cpu)
+{
+	struct desc_ptr p = { sizeof(gdt) - 1, (u32)gdt };
+
 	__asm__ __volatile__("lgdt %0\n\t"
 			     "ljmp %1, $1f\n"
 			     "1:\n\t"
@@ -53,12 +64,25 @@ void gdt_init(void)
 			     "movl %%eax, %%ds\n\t"
 			     "movl %%eax, %%es\n\t"
 			     "movl %%eax, %%ss\n\t"
-			     "xorl %%eax, %%eax\n\t"
+			     "movl %3, %%eax\n\t"
 			     "movl %%eax, %%fs\n\t"
+			     "xorl %%eax, %%eax\n\t"
 			     "movl %%eax, %%gs"
 			     :
-			     : "m"(p), "i"(__KERNEL_CS), "i"(__KERNEL_DS)
+			     : "m"(p), "i"(__KERNEL_CS), "i"(__KERNEL_DS),
+			       "r"(__PERCPU_SEG(cpu))
 			     : "eax", "memory");
+}
+
+void set_percpu_segment(int cpu, unsigned long base)
+{
+	gdt[GDT_ENTRY_PERCPU + cpu] = gdt_entry(base, 0xfffff, 0x92, 0xc);
+}
+
+/* Reloads %fs so that a changed per-CPU segment base takes effect here. */
+void reload_percpu_segment(int cpu)
+{
+	__asm__ __volatile__("movl %0, %%fs" : : "r"(__PERCPU_SEG(cpu)) : "memory");
 }
 
 void set_intr_gate(unsigned int vector, const void *handler)
@@ -82,7 +106,7 @@ void load_idt(void)
 void idt_init(void)
 {
 	BUILD_BUG_ON(sizeof(struct gate_desc) != 8);
-	for (unsigned int v = 0; v < NR_EXCEPTIONS; v++)
+	for (unsigned int v = 0; v < NR_VECTORS; v++)
 		set_intr_gate(v, trap_stubs + v * TRAP_STUB_SIZE);
 	load_idt();
 }

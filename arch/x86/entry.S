@@ -1,11 +1,14 @@
 /*
- * arch/x86/entry.S - the 32 exception entry stubs and their common path.
+ * arch/x86/entry.S - the 256 interrupt entry stubs and their common path.
  *
- * Each stub makes the stack look the same whatever the CPU pushed: an
- * error code (a 0 for vectors without one), then the vector.  The common
- * path saves every register into a struct pt_regs (asm/ptrace.h), loads
- * the kernel data segments and calls do_trap(regs).  If do_trap returns,
- * the registers are restored and the trap returns with iret.
+ * Vectors 0-31 are the CPU's exceptions; 32-255 are interrupts (the local
+ * APIC's timer, inter-processor interrupts, I/O APIC lines).  Each stub
+ * makes the stack look the same whatever the CPU pushed: an error code (a
+ * 0 for vectors without one), then the vector.  The common path saves
+ * every register into a struct pt_regs (asm/ptrace.h), loads the kernel
+ * data segments (and the CPU's per-CPU segment in %fs) and calls
+ * do_trap(regs).  When do_trap returns, the registers are restored and the
+ * trap returns with iret.
  */
 #include "arch/x86/desc.h"
 #include "asm/segment.h"
@@ -59,8 +62,13 @@ trap_stubs:
 	TRAP_ERR 29
 	TRAP_ERR 30
 	TRAP_NOERR 31
+	.set vec, 32
+	.rept 256 - 32
+	TRAP_NOERR vec
+	.set vec, vec + 1
+	.endr
 	/* Fails to assemble ("moving .org backwards") if a stub outgrew its slot. */
-	.org trap_stubs + 32 * TRAP_STUB_SIZE
+	.org trap_stubs + 256 * TRAP_STUB_SIZE
 	.globl trap_stubs_end
 trap_stubs_end:
 
@@ -74,6 +82,8 @@ trap_common:
 	movl %eax, %ds
 	movl %eax, %es
 	cld
+	/* %fs (this CPU's per-CPU segment) is never changed by the kernel,
+	 * so the interrupted value is already right. */
 	pushl %esp			/* struct pt_regs * */
 	call do_trap
 	addl $4, %esp
