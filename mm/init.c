@@ -98,23 +98,31 @@ static void print_zone_ranges(const unsigned long *limit)
 	}
 }
 
-/* Reserved pages per zone, counted before memblock closes (for tests). */
+/*
+ * Whole RAM pages that memblock keeps reserved, per zone, counted before
+ * memblock closes (the zone suite checks managed = present - these).  A
+ * page is reserved if any reserved byte lies in it; two regions that share
+ * a page count it once (regions are sorted, so remembering the last pfn
+ * counted is enough).
+ */
 static void count_reserved(const unsigned long *limit)
 {
+	unsigned long next = 0; /* first pfn not yet counted */
+
 	for (unsigned long i = 0; i < memblock.reserved.cnt; i++) {
 		const struct memblock_region *r = &memblock.reserved.regions[i];
-		unsigned long s = PFN_DOWN(r->base);
-		unsigned long e = PFN_UP(r->base + r->size);
+		unsigned long s = max(PFN_DOWN(r->base), next);
+		unsigned long e = min(PFN_UP(r->base + r->size), max_pfn);
 
-		for (unsigned long pfn = s; pfn < e && pfn < max_pfn; pfn++) {
+		for (unsigned long pfn = s; pfn < e; pfn++) {
 			int j = pfn < limit[ZONE_DMA] ? ZONE_DMA :
 				pfn < limit[ZONE_NORMAL] ? ZONE_NORMAL :
 							   ZONE_HIGHMEM;
 
-			if (memblock_is_memory(PFN_PHYS(pfn)) &&
-			    memblock_is_region_memory(PFN_PHYS(pfn), PAGE_SIZE))
+			if (memblock_is_region_memory(PFN_PHYS(pfn), PAGE_SIZE))
 				boot_reserved_pages[j]++;
 		}
+		next = max(next, e);
 	}
 }
 
