@@ -44,4 +44,24 @@ void print_address(unsigned long addr);
  */
 const void *arch_early_phys_to_virt(phys_addr_t pa, size_t len);
 
+/* Busy-waits (calibrated cycle counter). */
+void udelay(unsigned long usecs);
+
+/* ---- CPUs ---- */
+
+/* Points cpu's per-CPU segment at base (and reloads it when cpu is us). */
+void arch_set_percpu_base(int cpu, unsigned long base);
+
+/* A page below 1 MiB, reserved at boot, for the real-mode AP trampoline. */
+void arch_set_trampoline_page(phys_addr_t pa);
+
+/*
+ * Starts CPUs 1 .. nr_cpu_ids-1; alloc_stack gives each its kernel stack.
+ * Returns with every CPU that answered online and idle.
+ */
+void arch_smp_boot_cpus(void *(*alloc_stack)(int cpu, size_t size));
+
+/* Interrupts cpu so that it runs smp_handle_call_function(). */
+void arch_send_call_function_ipi(int cpu);
+
 #endif /* KERNEL_ARCH_H */

@@ -1,17 +1,57 @@
 /*
- * kernel/smp.h - CPU identity.  Until the SMP start-up exists, the boot CPU
- * is the only one and is CPU 0.
+ * kernel/smp.h - CPUs: who am I, who else is there, and asking them to
+ * run something.
+ *
+ * CPU numbers are dense, 0 (the boot CPU) to nr_cpu_ids - 1, assigned in
+ * the firmware's (MADT) order; the arch maps them to APIC ids.  A CPU is
+ * possible when the firmware lists it and the command line allows it
+ * (nosmp, maxcpus=N), online once it has started and said so.
  */
 #ifndef KERNEL_SMP_H
 #define KERNEL_SMP_H
 
-#ifndef NR_CPUS
-#define NR_CPUS 16
-#endif
+#include "kernel/percpu.h"
+#include "lib/bitops.h"
+#include "lib/compiler.h"
+
+DECLARE_PER_CPU(int, cpu_number);
 
 static inline int smp_processor_id(void)
 {
-	return 0;
+	return arch_this_cpu_read_4(cpu_number);
 }
+
+extern unsigned int nr_cpu_ids;		/* possible CPUs */
+extern unsigned long cpu_online_bits[BITS_TO_LONGS(NR_CPUS)];
+
+static inline bool cpu_online(int cpu)
+{
+	return test_bit((unsigned long)cpu, cpu_online_bits);
+}
+
+unsigned int num_online_cpus(void);
+
+#define for_each_possible_cpu(cpu)                                          \
+	for ((cpu) = 0; (cpu) < (int)nr_cpu_ids; (cpu)++)
+#define for_each_online_cpu(cpu)                                            \
+	for_each_possible_cpu(cpu) if (!cpu_online(cpu)) {} else
+
+typedef void (*smp_call_func_t)(void *info);
+
+/*
+ * Runs func(info) on every other online CPU, in interrupt context with
+ * interrupts off there; with wait, returns only when all have finished.
+ * The caller must have interrupts enabled or be the only caller (the boot
+ * CPU during tests): a CPU spinning here with interrupts off cannot serve
+ * someone else's request.
+ */
+int smp_call_function(smp_call_func_t func, void *info, bool wait);
+int smp_call_function_single(int cpu, smp_call_func_t func, void *info,
+			     bool wait);
+/* smp_call_function, plus func on this CPU with interrupts off. */
+void on_each_cpu(smp_call_func_t func, void *info, bool wait);
+
+/* The IPI handler's work: runs the request addressed to this CPU. */
+void smp_handle_call_function(void);
 
 #endif /* KERNEL_SMP_H */

@@ -11,6 +11,8 @@
  */
 #include "arch/x86/desc.h"
 #include "asm/segment.h"
+#include "kernel/arch.h"
+#include "kernel/smp.h"
 #include "lib/compiler.h"
 
 struct desc_ptr {
@@ -116,4 +118,11 @@ void load_empty_idt(void)
 	struct desc_ptr p = { 0, 0 };
 
 	__asm__ __volatile__("lidt %0" : : "m"(p));
+}
+
+void arch_set_percpu_base(int cpu, unsigned long base)
+{
+	set_percpu_segment(cpu, base);
+	if (cpu == smp_processor_id())
+		reload_percpu_segment(cpu);
 }

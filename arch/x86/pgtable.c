@@ -20,6 +20,8 @@
 
 #define PTE_P 0x001
 #define PTE_RW 0x002
+#define PTE_PWT 0x008
+#define PTE_PCD 0x010
 #define PDE_PS 0x080
 #define PTRS_PER_PTE 1024
 #define PGDIR_SHIFT 22
@@ -93,6 +95,13 @@ void set_kernel_pte(unsigned long vaddr, unsigned long pfn)
 	invlpg(vaddr);
 }
 
+void set_kernel_pte_uncached(unsigned long vaddr, unsigned long pfn)
+{
+	*pte_ptr(vaddr) = (u32)(pfn << PAGE_SHIFT) | PTE_PCD | PTE_PWT | PTE_RW |
+			  PTE_P;
+	invlpg(vaddr);
+}
+
 void clear_kernel_pte(unsigned long vaddr)
 {
 	*pte_ptr(vaddr) = 0;
@@ -104,4 +113,16 @@ long kernel_pte_pfn(unsigned long vaddr)
 	u32 pte = *pte_ptr(vaddr);
 
 	return (pte & PTE_P) ? (long)(pte >> PAGE_SHIFT) : -1;
+}
+
+/*
+ * While application processors start they run their first instructions
+ * with paging just enabled at a low physical address, so the low 4 MiB
+ * must be mapped 1:1 for that moment.  Off again as soon as they are up:
+ * a NULL pointer must fault.
+ */
+void set_identity_low_mapping(bool on)
+{
+	boot_page_dir[0] = on ? (0 | PDE_PS | PTE_RW | PTE_P) : 0;
+	write_cr3(read_cr3());
 }

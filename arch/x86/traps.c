@@ -9,6 +9,7 @@
  * recursing.
  */
 #include "arch/x86/desc.h"
+#include "arch/x86/irq.h"
 #include "asm/processor.h"
 #include "asm/ptrace.h"
 #include "kernel/arch.h"
@@ -99,6 +100,10 @@ void do_trap(struct pt_regs *regs)
 	u32 cr2 = read_cr2();
 	u32 v = regs->vector;
 
+	if (v >= NR_EXCEPTIONS) {
+		do_irq(regs);
+		return;
+	}
 	if (die_counter++) {
 		/* The oops path itself faulted: say so in one line and stop. */
 		pr_emerg("oops while reporting an oops (vector %u at %08x)\n",

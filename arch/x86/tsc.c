@@ -62,3 +62,12 @@ unsigned long arch_cpu_khz(void)
 {
 	return cpu_khz;
 }
+
+void udelay(unsigned long usecs)
+{
+	u64 start = rdtsc();
+	u64 cycles = (u64)usecs * (cpu_khz ? cpu_khz : 1000000) / 1000;
+
+	while (rdtsc() - start < cycles)
+		cpu_relax();
+}

@@ -14,6 +14,7 @@
 #define ASM_PGTABLE_H
 
 #include "asm/page.h"
+#include "kernel/nr_cpus.h"
 #include "lib/types.h"
 
 #define PKMAP_BASE 0xFF800000UL
@@ -31,11 +32,11 @@ enum km_type {
 };
 
 #define FIXADDR_TOP 0xFFFFF000UL
-#define FIX_NR_CPUS 16
 enum fixed_addresses {
 	FIX_HOLE,
+	FIX_APIC_BASE,	/* the local APIC's registers, uncached */
 	FIX_KMAP_BEGIN,
-	FIX_KMAP_END = FIX_KMAP_BEGIN + KM_TYPE_NR * FIX_NR_CPUS - 1,
+	FIX_KMAP_END = FIX_KMAP_BEGIN + KM_TYPE_NR * NR_CPUS - 1,
 	__end_of_fixed_addresses,
 };
 #define __fix_to_virt(x) (FIXADDR_TOP - ((unsigned long)(x) << PAGE_SHIFT))
@@ -51,7 +52,12 @@ void paging_init(unsigned long max_low_pfn, void *(*alloc_page)(void));
 
 /* Maps pfn at a pkmap or fixmap address (present, writable), or clears it. */
 void set_kernel_pte(unsigned long vaddr, unsigned long pfn);
+/* The same, uncached: for device registers. */
+void set_kernel_pte_uncached(unsigned long vaddr, unsigned long pfn);
 void clear_kernel_pte(unsigned long vaddr);
+/* Maps the low 4 MiB 1:1 (for starting CPUs), or removes that mapping. */
+void set_identity_low_mapping(bool on);
+
 /* The pfn mapped at a pkmap/fixmap address, or -1 when none. */
 long kernel_pte_pfn(unsigned long vaddr);
 

@@ -1,0 +1,11 @@
+#ifndef ARCH_X86_IRQ_H
+#define ARCH_X86_IRQ_H
+
+#include "asm/ptrace.h"
+
+typedef void (*irq_handler_t)(struct pt_regs *regs);
+
+void set_vector_handler(unsigned int vector, irq_handler_t handler);
+void do_irq(struct pt_regs *regs);
+
+#endif

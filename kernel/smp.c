@@ -1,0 +1,145 @@
+/*
+ * kernel/smp.c - running a function on other CPUs (smp_call_function).
+ *
+ * One request at a time, under call_lock: the caller publishes call_data,
+ * marks each target in call_pending and sends it an IPI; a target takes
+ * its mark, reads the request, says it started, runs it and, when the
+ * caller waits, says it finished.  The caller waits for every "started"
+ * before it returns (call_data lives on its stack).
+ *
+ * A CPU that spins for call_lock, or for its own request to be picked up,
+ * keeps serving requests addressed to it while it spins.  That is what
+ * makes this safe with interrupts off: two CPUs calling each other at the
+ * same time cannot deadlock, because each, while waiting, runs the other's
+ * function.  The IPI is then only a wake-up for a CPU that is halted or
+ * busy elsewhere.
+ *
+ * Lock order: call_lock is taken before anything the called functions
+ * take; it is never taken inside them.
+ */
+#include "kernel/arch.h"
+#include "kernel/bug.h"
+#include "kernel/printk.h"
+#include "kernel/smp.h"
+#include "kernel/spinlock.h"
+
+struct call_data {
+	smp_call_func_t func;
+	void *info;
+	bool wait;
+	int started;
+	int finished;
+};
+
+static DEFINE_SPINLOCK(call_lock);
+static struct call_data *volatile call_data;
+static unsigned long call_pending[BITS_TO_LONGS(NR_CPUS)];
+
+unsigned int nr_cpu_ids = 1;
+unsigned long cpu_online_bits[BITS_TO_LONGS(NR_CPUS)] = { 1 };
+
+unsigned int num_online_cpus(void)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < BITS_TO_LONGS(NR_CPUS); i++)
+		n += hweight32((u32)READ_ONCE(cpu_online_bits[i]));
+	return n;
+}
+
+/* Runs the request addressed to this CPU, if there is one.  IRQs off. */
+void smp_handle_call_function(void)
+{
+	int cpu = smp_processor_id();
+	struct call_data *d;
+	smp_call_func_t func;
+	void *info;
+	bool wait;
+
+	if (!test_and_clear_bit((unsigned long)cpu, call_pending))
+		return;
+	d = call_data;
+	func = d->func;
+	info = d->info;
+	wait = d->wait;
+	/* After this, without wait, d may be gone. */
+	__atomic_fetch_add(&d->started, 1, __ATOMIC_RELEASE);
+	func(info);
+	if (wait)
+		__atomic_fetch_add(&d->finished, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * The request goes to the online CPUs in mask other than this one; with
+ * run_local this CPU runs func too, at the same time as the others (after
+ * they have started), before waiting for them.
+ */
+static int call_function_many(const unsigned long *mask, smp_call_func_t func,
+			      void *info, bool wait, bool run_local)
+{
+	struct call_data d = { func, info, wait, 0, 0 };
+	unsigned long flags;
+	int n = 0, cpu;
+
+	local_irq_save(flags);
+	while (!spin_trylock(&call_lock)) {
+		smp_handle_call_function();
+		cpu_relax();
+	}
+	call_data = &d;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for_each_online_cpu(cpu) {
+		if (cpu == smp_processor_id() || !test_bit((unsigned long)cpu, mask))
+			continue;
+		set_bit((unsigned long)cpu, call_pending);
+		arch_send_call_function_ipi(cpu);
+		n++;
+	}
+	while (__atomic_load_n(&d.started, __ATOMIC_ACQUIRE) < n)
+		cpu_relax();
+	if (run_local)
+		func(info);
+	if (wait)
+		while (__atomic_load_n(&d.finished, __ATOMIC_ACQUIRE) < n)
+			cpu_relax();
+	call_data = NULL;
+	spin_unlock(&call_lock);
+	local_irq_restore(flags);
+	return n;
+}
+
+int smp_call_function(smp_call_func_t func, void *info, bool wait)
+{
+	unsigned long all[BITS_TO_LONGS(NR_CPUS)];
+
+	for (unsigned int i = 0; i < BITS_TO_LONGS(NR_CPUS); i++)
+		all[i] = ~0UL;
+	return call_function_many(all, func, info, wait, false);
+}
+
+int smp_call_function_single(int cpu, smp_call_func_t func, void *info,
+			     bool wait)
+{
+	unsigned long one[BITS_TO_LONGS(NR_CPUS)] = { 0 };
+	unsigned long flags;
+
+	if (cpu == smp_processor_id()) {
+		local_irq_save(flags);
+		func(info);
+		local_irq_restore(flags);
+		return 0;
+	}
+	if (!cpu_online(cpu))
+		return -1;
+	__set_bit((unsigned long)cpu, one);
+	return call_function_many(one, func, info, wait, false) == 1 ? 0 : -1;
+}
+
+void on_each_cpu(smp_call_func_t func, void *info, bool wait)
+{
+	unsigned long all[BITS_TO_LONGS(NR_CPUS)];
+
+	for (unsigned int i = 0; i < BITS_TO_LONGS(NR_CPUS); i++)
+		all[i] = ~0UL;
+	call_function_many(all, func, info, wait, true);
+}

@@ -1,0 +1,50 @@
+/*
+ * mm/percpu.c - one copy of the per-CPU template for each CPU.
+ *
+ * The copies are made once the page allocator runs, each on the CPU's
+ * own node (alloc_pages_node), from the template as it is at that moment:
+ * whatever CPU 0 wrote to its per-CPU variables during early boot moves
+ * with it.  Then every CPU's segment base is pointed at its copy; the boot
+ * CPU switches at once, the others load theirs as they start.
+ */
+#include "kernel/arch.h"
+#include "kernel/bug.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/smp.h"
+#include "lib/string.h"
+#include "mm/gfp.h"
+#include "mm/mm.h"
+#include "mm/topology.h"
+
+extern char __per_cpu_start[], __per_cpu_end[];
+
+unsigned long __per_cpu_offset[NR_CPUS];
+DEFINE_PER_CPU(unsigned long, this_cpu_off);
+DEFINE_PER_CPU(int, cpu_number);
+
+void setup_per_cpu_areas(void)
+{
+	size_t size = (size_t)(__per_cpu_end - __per_cpu_start);
+	unsigned int order = 0;
+	int cpu;
+
+	while ((PAGE_SIZE << order) < size)
+		order++;
+	for_each_possible_cpu(cpu) {
+		struct page *page = alloc_pages_node(cpu_to_node(cpu),
+						     GFP_KERNEL, order);
+		char *area;
+
+		if (!page)
+			panic("no memory for CPU %d's per-CPU area", cpu);
+		area = page_address(page);
+		memcpy(area, __per_cpu_start, size);
+		__per_cpu_offset[cpu] = (unsigned long)(area - __per_cpu_start);
+		per_cpu(this_cpu_off, cpu) = __per_cpu_offset[cpu];
+		per_cpu(cpu_number, cpu) = cpu;
+		arch_set_percpu_base(cpu, __per_cpu_offset[cpu]);
+	}
+	pr_info("percpu: %u CPUs, %zu bytes each (order-%u block on the CPU's node)\n",
+		nr_cpu_ids, size, order);
+}

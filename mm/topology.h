@@ -1,0 +1,26 @@
+/*
+ * mm/topology.h - which NUMA node each CPU and each page frame belongs to.
+ *
+ * Filled by mm/numa.c from the firmware (ACPI SRAT) or numa=fake=N before
+ * the zones are built; with no NUMA information there is one node, 0, and
+ * every CPU is on it.
+ */
+#ifndef MM_TOPOLOGY_H
+#define MM_TOPOLOGY_H
+
+#include "kernel/nr_cpus.h"
+#include "kernel/smp.h"
+
+extern int cpu_node_map[NR_CPUS];
+
+static inline int cpu_to_node(int cpu)
+{
+	return cpu_node_map[cpu];
+}
+
+static inline int numa_node_id(void)
+{
+	return cpu_to_node(smp_processor_id());
+}
+
+#endif /* MM_TOPOLOGY_H */
