@@ -1,0 +1,350 @@
+/*
+ * tests/highmem_test.c - suite "highmem": kmap/kunmap, kmap_atomic and
+ * clear_highpage.
+ *
+ * The lowmem cases run in every boot: kmap of a lowmem page is its linear
+ * address and takes no slot.  The others need a HighMem zone (-m above
+ * 896M) and skip without one.  Each highmem case takes its pages with
+ * GFP_HIGHUSER and checks that they really are highmem (no address until
+ * kmapped), so a mapping that worked by accident through the linear map
+ * cannot pass.
+ *
+ * With page_poison=1 the allocator itself uses KM_USER1 (and __GFP_ZERO
+ * uses KM_USER0), so no case allocates or frees while it holds an atomic
+ * slot.
+ */
+#include "asm/pgtable.h"
+#include "lib/string.h"
+#include "mm/gfp.h"
+#include "mm/highmem.h"
+#include "mm/internal.h"
+#include "mm/mm.h"
+#include "mm/mmzone.h"
+#include "tests/ktest.h"
+
+#define PKMAP_END (PKMAP_BASE + LAST_PKMAP * PAGE_SIZE)
+#define NR_MANY 64
+
+static bool have_highmem(void)
+{
+	int nid;
+
+	for_each_online_node(nid)
+		if (populated_zone(&NODE_DATA(nid)->node_zones[ZONE_HIGHMEM]))
+			return true;
+	return false;
+}
+
+static void need_highmem(struct ktest *t)
+{
+	if (!have_highmem())
+		ktest_skip(t, "no HighMem zone (needs -m above 896M)");
+}
+
+static bool in_pkmap(const void *addr)
+{
+	unsigned long a = (unsigned long)addr;
+
+	return a >= PKMAP_BASE && a < PKMAP_END && !(a & ~PAGE_MASK);
+}
+
+static bool in_fixmap(const void *addr)
+{
+	unsigned long a = (unsigned long)addr;
+
+	return a >= FIXADDR_START && a <= FIXADDR_TOP && !(a & ~PAGE_MASK);
+}
+
+/* A highmem page, unmapped; the case aborts when there is none. */
+static struct page *get_highpage(struct ktest *t)
+{
+	struct page *page = alloc_page(GFP_HIGHUSER);
+
+	KTEST_ASSERT_NOT_NULL(t, page);
+	if (!PageHighMem(page) || page_address(page)) {
+		KTEST_FAIL(t, "GFP_HIGHUSER gave pfn %#lx: highmem %d address %p",
+			   page_to_pfn(page), PageHighMem(page),
+			   page_address(page));
+		__free_page(page);
+		ktest_abort(t);
+	}
+	return page;
+}
+
+/* Fills a page through a kmap with a pattern derived from seed. */
+static void fill_page(struct page *page, u32 seed)
+{
+	u32 *p = kmap(page);
+
+	for (unsigned int i = 0; i < PAGE_SIZE / sizeof(u32); i++)
+		p[i] = seed ^ (i * 2654435761u);
+	kunmap(page);
+}
+
+/* Index of the first word of a mapped page that is not seed's pattern. */
+static long check_pattern(const void *addr, u32 seed)
+{
+	const u32 *p = addr;
+
+	for (unsigned int i = 0; i < PAGE_SIZE / sizeof(u32); i++)
+		if (p[i] != (seed ^ (i * 2654435761u)))
+			return (long)i;
+	return -1;
+}
+
+/* ---- lowmem: always ------------------------------------------------- */
+
+static void kmap_lowmem_is_page_address(struct ktest *t)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+	unsigned int slots = kmap_slots_in_use();
+	void *addr, *atomic;
+
+	KTEST_ASSERT_NOT_NULL(t, page);
+	KTEST_EXPECT_FALSE(t, PageHighMem(page));
+	addr = kmap(page);
+	KTEST_EXPECT_PTR_EQ(t, addr, page_address(page));
+	KTEST_EXPECT_PTR_EQ(t, addr, __va(page_to_phys(page)));
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), slots);
+	*(volatile u32 *)addr = 0x12345678;
+
+	atomic = kmap_atomic(page, KM_USER0);
+	KTEST_EXPECT_PTR_EQ(t, atomic, page_address(page));
+	KTEST_EXPECT_EQ(t, *(volatile u32 *)atomic, 0x12345678u);
+	kunmap_atomic(atomic, KM_USER0);
+
+	kunmap(page);
+	KTEST_EXPECT_PTR_EQ(t, page_address(page), __va(page_to_phys(page)));
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), slots);
+	__free_page(page);
+}
+
+static void clear_highpage_lowmem(struct ktest *t)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+	void *addr;
+
+	KTEST_ASSERT_NOT_NULL(t, page);
+	addr = page_address(page);
+	memset(addr, 0xa5, PAGE_SIZE);
+	clear_highpage(page);
+	KTEST_EXPECT_NULL(t, memchr_inv(addr, 0, PAGE_SIZE));
+	__free_page(page);
+}
+
+/* ---- highmem --------------------------------------------------------- */
+
+/* A value written through one kmap is read through later ones. */
+static void kmap_roundtrip(struct ktest *t)
+{
+	unsigned int slots = kmap_slots_in_use();
+	struct page *page;
+	u32 *p, *atomic;
+
+	need_highmem(t);
+	page = get_highpage(t);
+
+	p = kmap(page);
+	KTEST_EXPECT_TRUE(t, in_pkmap(p));
+	KTEST_EXPECT_PTR_EQ(t, page_address(page), p);
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), slots + 1);
+	p[0] = 0xdeadbeef;
+	p[PAGE_SIZE / sizeof(u32) - 1] = 0xcafef00d;
+	kunmap(page);
+	KTEST_EXPECT_NULL(t, page_address(page));
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), slots);
+
+	p = kmap(page);
+	KTEST_EXPECT_TRUE(t, in_pkmap(p));
+	KTEST_EXPECT_EQ(t, p[0], 0xdeadbeefu);
+	KTEST_EXPECT_EQ(t, p[PAGE_SIZE / sizeof(u32) - 1], 0xcafef00du);
+	p[1] = 0x600dcafe;
+	kunmap(page);
+
+	atomic = kmap_atomic(page, KM_USER0);
+	KTEST_EXPECT_TRUE(t, in_fixmap(atomic));
+	KTEST_EXPECT_EQ(t, atomic[0], 0xdeadbeefu);
+	KTEST_EXPECT_EQ(t, atomic[1], 0x600dcafeu);
+	KTEST_EXPECT_EQ(t, atomic[PAGE_SIZE / sizeof(u32) - 1], 0xcafef00du);
+	kunmap_atomic(atomic, KM_USER0);
+
+	KTEST_EXPECT_NULL(t, page_address(page));
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), slots);
+	__free_page(page);
+}
+
+/* Two kmaps of a page share one address and one slot. */
+static void kmap_twice_shares_slot(struct ktest *t)
+{
+	unsigned int slots = kmap_slots_in_use();
+	struct page *page;
+	u32 *a, *b;
+
+	need_highmem(t);
+	page = get_highpage(t);
+
+	a = kmap(page);
+	b = kmap(page);
+	KTEST_EXPECT_TRUE(t, in_pkmap(a));
+	KTEST_EXPECT_PTR_EQ(t, a, b);
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), slots + 1);
+	a[7] = 0x77777777;
+	KTEST_EXPECT_EQ(t, b[7], 0x77777777u);
+
+	/* The first kunmap leaves the mapping to the other user. */
+	kunmap(page);
+	KTEST_EXPECT_PTR_EQ(t, page_address(page), a);
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), slots + 1);
+	KTEST_EXPECT_EQ(t, b[7], 0x77777777u);
+
+	/* The last one frees the slot. */
+	kunmap(page);
+	KTEST_EXPECT_NULL(t, page_address(page));
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), slots);
+	__free_page(page);
+}
+
+/*
+ * KM_USER0 and KM_USER1 at once map two pages at two addresses, each
+ * reading its own data; a slot given back maps the next page (and reads
+ * that page, not a stale translation of the previous one).
+ */
+static void kmap_atomic_two_slots(struct ktest *t)
+{
+	struct page *pg[3];
+	void *a, *b, *c;
+
+	need_highmem(t);
+	pg[0] = get_highpage(t);
+	pg[1] = alloc_page(GFP_HIGHUSER);
+	pg[2] = alloc_page(GFP_HIGHUSER);
+	if (!pg[1] || !pg[2] || !PageHighMem(pg[1]) || !PageHighMem(pg[2])) {
+		KTEST_FAIL(t, "GFP_HIGHUSER did not give three highmem pages");
+		goto out;
+	}
+	for (int i = 0; i < 3; i++)
+		fill_page(pg[i], 0x1000u * (u32)(i + 1));
+
+	a = kmap_atomic(pg[0], KM_USER0);
+	b = kmap_atomic(pg[1], KM_USER1);
+	KTEST_EXPECT_TRUE(t, in_fixmap(a));
+	KTEST_EXPECT_TRUE(t, in_fixmap(b));
+	KTEST_EXPECT_PTR_NE(t, a, b);
+	KTEST_EXPECT_EQ(t, check_pattern(a, 0x1000), -1L);
+	KTEST_EXPECT_EQ(t, check_pattern(b, 0x2000), -1L);
+	/* kmap_atomic does not touch the pkmap mapping of the page. */
+	KTEST_EXPECT_NULL(t, page_address(pg[0]));
+	((u32 *)b)[3] = 0xb0b0b0b0;
+	kunmap_atomic(a, KM_USER0);
+
+	/* KM_USER0 is free again: the next page gets it. */
+	c = kmap_atomic(pg[2], KM_USER0);
+	KTEST_EXPECT_PTR_EQ(t, c, a);
+	KTEST_EXPECT_EQ(t, check_pattern(c, 0x3000), -1L);
+	KTEST_EXPECT_EQ(t, ((u32 *)b)[3], 0xb0b0b0b0u);
+	kunmap_atomic(c, KM_USER0);
+	kunmap_atomic(b, KM_USER1);
+
+	/* What was written through the atomic slot is in the page. */
+	b = kmap(pg[1]);
+	KTEST_EXPECT_EQ(t, ((u32 *)b)[3], 0xb0b0b0b0u);
+	kunmap(pg[1]);
+out:
+	for (int i = 0; i < 3; i++)
+		if (pg[i])
+			__free_page(pg[i]);
+}
+
+/* 64 pages kmapped at once: 64 distinct slots of the window. */
+static void kmap_many(struct ktest *t)
+{
+	unsigned int slots = kmap_slots_in_use();
+	struct page *pg[NR_MANY];
+	u32 *addr[NR_MANY];
+	int n;
+
+	need_highmem(t);
+	for (n = 0; n < NR_MANY; n++) {
+		pg[n] = alloc_page(GFP_HIGHUSER);
+		if (!pg[n] || !PageHighMem(pg[n]))
+			break;
+	}
+	if (n < NR_MANY) {
+		KTEST_FAIL(t, "allocation %d of %d highmem pages failed", n + 1,
+			   NR_MANY);
+		if (pg[n])
+			n++;
+		goto free;
+	}
+
+	for (int i = 0; i < NR_MANY; i++) {
+		addr[i] = kmap(pg[i]);
+		if (!in_pkmap(addr[i]))
+			KTEST_FAIL(t, "kmap %d: %p is outside the pkmap window",
+				   i, (void *)addr[i]);
+		addr[i][0] = (u32)i;
+		addr[i][PAGE_SIZE / sizeof(u32) - 1] = ~(u32)i;
+	}
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), slots + NR_MANY);
+	for (int i = 0; i < NR_MANY; i++) {
+		for (int j = 0; j < i; j++)
+			if (addr[i] == addr[j])
+				KTEST_FAIL(t, "kmaps %d and %d share %p", j, i,
+					   (void *)addr[i]);
+		if (addr[i][0] != (u32)i ||
+		    addr[i][PAGE_SIZE / sizeof(u32) - 1] != ~(u32)i)
+			KTEST_FAIL(t, "page %d reads %#x/%#x through its kmap", i,
+				   addr[i][0], addr[i][PAGE_SIZE / sizeof(u32) - 1]);
+		KTEST_EXPECT_PTR_EQ(t, page_address(pg[i]), addr[i]);
+	}
+	for (int i = 0; i < NR_MANY; i++)
+		kunmap(pg[i]);
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), slots);
+	for (int i = 0; i < NR_MANY; i++)
+		if (page_address(pg[i]))
+			KTEST_FAIL(t, "page %d still mapped at %p", i,
+				   page_address(pg[i]));
+free:
+	while (n-- > 0)
+		__free_page(pg[n]);
+}
+
+static void clear_highpage_highmem(struct ktest *t)
+{
+	struct page *page;
+	u8 *p;
+
+	need_highmem(t);
+	page = get_highpage(t);
+	p = kmap(page);
+	memset(p, 0xa5, PAGE_SIZE);
+	kunmap(page);
+
+	clear_highpage(page);
+
+	p = kmap(page);
+	if (memchr_inv(p, 0, PAGE_SIZE))
+		KTEST_FAIL(t, "byte %ld is %#x after clear_highpage",
+			   (long)((u8 *)memchr_inv(p, 0, PAGE_SIZE) - p),
+			   *(u8 *)memchr_inv(p, 0, PAGE_SIZE));
+	kunmap(page);
+	KTEST_EXPECT_NULL(t, page_address(page));
+	__free_page(page);
+}
+
+static const struct ktest_case highmem_cases[] = {
+	KTEST_CASE(kmap_lowmem_is_page_address),
+	KTEST_CASE(clear_highpage_lowmem),
+	KTEST_CASE(kmap_roundtrip),
+	KTEST_CASE(kmap_twice_shares_slot),
+	KTEST_CASE(kmap_atomic_two_slots),
+	KTEST_CASE(kmap_many),
+	KTEST_CASE(clear_highpage_highmem),
+	KTEST_END,
+};
+
+static const struct ktest_suite highmem_suite = {
+	.name = "highmem",
+	.cases = highmem_cases,
+};
+KTEST_SUITE(highmem_suite);
