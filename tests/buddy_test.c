@@ -1,0 +1,1104 @@
+/*
+ * tests/buddy_test.c - suite "buddy": the buddy core of mm/page_alloc.c
+ * (__rmqueue, __free_one_page), zone_check() and zone_watermark_ok(), on
+ * a private zone.
+ *
+ * The fixture takes one naturally aligned block of 2^10 pages (2^9 if no
+ * order-10 block is left) from the real allocator, puts its struct pages
+ * back in the state the buddy core expects of free memory (refcount 0,
+ * private 0, no page flags) and lays a private struct zone over exactly
+ * that block, with the whole block on its free_area[order] list.  The
+ * real zones never see what the cases do; at exit the block must be back
+ * in the private zone as one piece, and goes back to the real allocator
+ * in the state prep_new_page() left it in (refcount 1, private = order,
+ * PG_head for order > 0).  Should a case leave the private zone in pieces
+ * (an ASSERT, a corruption that was not repaired) the exit reports it and
+ * resets the pages itself, so that the real allocator is never handed a
+ * damaged block.
+ *
+ * Offsets are page numbers inside the block: the block is aligned to its
+ * own size, so an offset is aligned to 2^k exactly when its pfn is, and
+ * the buddy of offset x at order k is x ^ (1 << k), as for pfns.  Every
+ * expected free list is written out by hand as { offset, order } pairs,
+ * or computed from a rule stated next to it (the binary representation of
+ * a free range's length, the buddies of a block's ancestors).
+ *
+ * The watermark cases use a zone that is only a set of counters: the
+ * function reads free_pages, lowmem_reserve[] and free_area[].nr_free and
+ * nothing else.
+ */
+#include "kernel/spinlock.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
+#include "mm/gfp.h"
+#include "mm/internal.h"
+#include "mm/mm.h"
+#include "mm/mmzone.h"
+#include "tests/ktest.h"
+
+#define ZONE_NAME "buddy_test"
+#define MAX_BLOCK_PAGES (1UL << (MAX_ORDER - 1))
+
+static struct zone pz;		/* the private zone */
+static struct page *blk;	/* its first page */
+static unsigned long blk_pfn;	/* page_to_pfn(blk) */
+static unsigned int blk_order;	/* 10, or 9 when no order-10 block was left */
+static unsigned long blk_pages;	/* 1 << blk_order */
+
+/* A free block the test expects: offset in the block, order. */
+struct fb {
+	unsigned long off;
+	unsigned int order;
+};
+
+/* ---- the fixture ----------------------------------------------------- */
+
+static void reset_pages(struct page *page, unsigned long nr)
+{
+	for (unsigned long i = 0; i < nr; i++) {
+		page[i].flags &= ~PAGE_FLAGS_MASK;
+		set_page_count(&page[i], 0);
+		page[i].private = 0;
+		INIT_LIST_HEAD(&page[i].lru);
+	}
+}
+
+static void private_zone_init(struct zone *z, const char *name,
+			      unsigned long start_pfn, unsigned long pages)
+{
+	memset(z, 0, sizeof(*z));
+	spin_lock_init(&z->lock);
+	zone_init_free_lists(z);
+	z->name = name;
+	z->zone_start_pfn = start_pfn;
+	z->spanned_pages = pages;
+	z->present_pages = pages;
+	z->managed_pages = pages;
+}
+
+static void zfree(struct zone *z, unsigned long off, unsigned int order)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&z->lock, flags);
+	__free_one_page(blk + off, z, order);
+	spin_unlock_irqrestore(&z->lock, flags);
+}
+
+/* The offset of the block __rmqueue() hands out, or -1 for NULL. */
+static long zalloc(struct zone *z, unsigned int order)
+{
+	unsigned long flags;
+	struct page *page;
+
+	spin_lock_irqsave(&z->lock, flags);
+	page = __rmqueue(z, order);
+	spin_unlock_irqrestore(&z->lock, flags);
+	return page ? (long)(page_to_pfn(page) - blk_pfn) : -1;
+}
+
+static void pz_free(unsigned long off, unsigned int order)
+{
+	zfree(&pz, off, order);
+}
+
+static long pz_alloc(unsigned int order)
+{
+	return zalloc(&pz, order);
+}
+
+static int buddy_init(struct ktest *t)
+{
+	unsigned int order = MAX_ORDER - 1;
+	struct page *page;
+
+	page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, order);
+	if (!page) {
+		order--;
+		page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, order);
+	}
+	if (!page) {
+		ktest_printf(t, "no free block of order %u or %u", order + 1,
+			     order);
+		return -1;
+	}
+	blk = page;
+	blk_order = order;
+	blk_pages = 1UL << order;
+	blk_pfn = page_to_pfn(page);
+
+	/* What prep_new_page() promises of a fresh block. */
+	KTEST_EXPECT_EQ(t, page_count(page), 1);
+	KTEST_EXPECT_EQ(t, page->private, (unsigned long)order);
+	KTEST_EXPECT_TRUE(t, PageHead(page));
+	KTEST_EXPECT_EQ(t, blk_pfn & (blk_pages - 1), 0UL);
+
+	reset_pages(blk, blk_pages);
+	private_zone_init(&pz, ZONE_NAME, blk_pfn, blk_pages);
+	pz_free(0, blk_order);
+	return 0;
+}
+
+static void buddy_exit(struct ktest *t)
+{
+	long off = -1;
+
+	if (spin_is_locked(&pz.lock)) {
+		KTEST_FAIL(t, "the private zone's lock is still held at exit");
+		spin_lock_init(&pz.lock);
+	}
+	if (pz.free_pages == blk_pages &&
+	    pz.free_area[blk_order].nr_free == 1)
+		off = pz_alloc(blk_order);
+	if (off != 0)
+		KTEST_FAIL(t, "the private zone is not one order-%u block at exit (free_pages %lu, order-%u blocks %lu): pages reset by hand",
+			   blk_order, pz.free_pages, blk_order,
+			   pz.free_area[blk_order].nr_free);
+	else if (pz.free_pages != 0)
+		KTEST_FAIL(t, "the private zone still counts %lu free pages after its only block was taken",
+			   pz.free_pages);
+	/* Clean whatever a failed case left; a no-op after a good one. */
+	reset_pages(blk, blk_pages);
+	set_page_count(blk, 1);
+	blk->private = blk_order;
+	if (blk_order)
+		__SetPageHead(blk);
+	__free_pages(blk, blk_order);
+	blk = NULL;
+}
+
+/* ---- checks ---------------------------------------------------------- */
+
+/* A zone_check() that must pass; prints what it found when it does not. */
+static void expect_zone_ok(struct ktest *t, struct zone *z, int line)
+{
+	char why[160];
+	int ret = zone_check(z, why, sizeof(why));
+
+	if (ret != 0)
+		KTEST_FAIL(t, "line %d: zone_check(%s) = %d: %s", line, z->name,
+			   ret, why);
+}
+#define EXPECT_ZONE_OK(t, z) expect_zone_ok(t, z, __LINE__)
+
+/*
+ * The free lists of z hold exactly the blocks in want[] (any order within
+ * a list), nr_free and free_pages agree, and each head says PG_buddy and
+ * its order.
+ */
+static void expect_free_blocks(struct ktest *t, int line, struct zone *z,
+			       const struct fb *want, unsigned int n)
+{
+	unsigned long pages = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		pages += 1UL << want[i].order;
+	if (z->free_pages != pages)
+		KTEST_FAIL(t, "line %d: free_pages is %lu, expected %lu", line,
+			   z->free_pages, pages);
+
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+		unsigned long expect = 0, seen = 0;
+		struct page *page;
+
+		for (unsigned int i = 0; i < n; i++)
+			expect += want[i].order == o;
+		if (z->free_area[o].nr_free != expect)
+			KTEST_FAIL(t, "line %d: free_area[%u].nr_free is %lu, expected %lu",
+				   line, o, z->free_area[o].nr_free, expect);
+
+		list_for_each_entry(page, &z->free_area[o].free_list, lru) {
+			unsigned long off = page_to_pfn(page) - blk_pfn;
+			bool found = false;
+
+			if (++seen > blk_pages) {
+				KTEST_FAIL(t, "line %d: free list %u does not end",
+					   line, o);
+				break;
+			}
+			for (unsigned int i = 0; i < n; i++)
+				found |= want[i].off == off && want[i].order == o;
+			if (!found)
+				KTEST_FAIL(t, "line %d: unexpected order-%u block at offset %lu",
+					   line, o, off);
+			if (!PageBuddy(page) || page->private != o)
+				KTEST_FAIL(t, "line %d: head at offset %lu on list %u: buddy=%d order=%lu",
+					   line, off, o, PageBuddy(page),
+					   page->private);
+		}
+		if (seen != expect)
+			KTEST_FAIL(t, "line %d: free list %u holds %lu blocks, expected %lu",
+				   line, o, seen, expect);
+	}
+}
+
+#define FB(...) ((const struct fb[]){ __VA_ARGS__ })
+#define EXPECT_FREE(t, z, ...)                                              \
+	expect_free_blocks(t, __LINE__, z, FB(__VA_ARGS__),                 \
+			   ARRAY_SIZE(FB(__VA_ARGS__)))
+#define EXPECT_EMPTY(t, z) expect_free_blocks(t, __LINE__, z, NULL, 0)
+#define EXPECT_WHOLE(t) EXPECT_FREE(t, &pz, { 0, blk_order })
+
+/*
+ * Free range [0, m) or [N - m, N) of a block of N = 2^n pages: one free
+ * block per set bit of m, so nr_free[k] is bit k of m.
+ */
+static bool nr_free_is_bits_of(const struct zone *z, unsigned long m)
+{
+	for (unsigned int k = 0; k < MAX_ORDER; k++)
+		if (z->free_area[k].nr_free != ((m >> k) & 1))
+			return false;
+	return z->free_pages == m;
+}
+
+static void expect_page_taken(struct ktest *t, unsigned long off,
+			      unsigned int order)
+{
+	/* What prep_new_page() will demand of every page of the block. */
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		struct page *p = blk + off + i;
+
+		if (page_count(p) != 0 || (p->flags & PAGE_FLAGS_MASK)) {
+			KTEST_FAIL(t, "page %lu of an order-%u block taken at offset %lu: refcount %d flags %#lx",
+				   i, order, off, page_count(p),
+				   p->flags & PAGE_FLAGS_MASK);
+			return;
+		}
+	}
+}
+
+/* ---- freeing merges ---------------------------------------------------- */
+
+static unsigned short perm[MAX_BLOCK_PAGES];
+
+/* Frees every page of the (empty) private zone in perm[] order. */
+static void free_in_order(struct ktest *t, const char *what, bool bits_check)
+{
+	for (unsigned long i = 0; i < blk_pages; i++) {
+		pz_free(perm[i], 0);
+		if (pz.free_pages != i + 1) {
+			KTEST_FAIL(t, "%s: free_pages is %lu after %lu frees",
+				   what, pz.free_pages, i + 1);
+			return;
+		}
+		/* Ascending: [0, i+1) free.  Descending: [N-i-1, N) free. */
+		if (bits_check && !nr_free_is_bits_of(&pz, i + 1)) {
+			KTEST_FAIL(t, "%s: after freeing page %u the free lists do not hold one block per bit of %lu",
+				   what, perm[i], i + 1);
+			return;
+		}
+		if (!bits_check && (i & 127) == 127)
+			EXPECT_ZONE_OK(t, &pz);
+	}
+	EXPECT_WHOLE(t);
+	EXPECT_ZONE_OK(t, &pz);
+}
+
+static void take_all(struct ktest *t)
+{
+	KTEST_ASSERT_EQ(t, pz_alloc(blk_order), 0L);
+	EXPECT_EMPTY(t, &pz);
+}
+
+static void free_one_by_one_merges_back(struct ktest *t)
+{
+	unsigned long n = blk_pages, i;
+
+	/* Ascending. */
+	take_all(t);
+	for (i = 0; i < n; i++)
+		perm[i] = (unsigned short)i;
+	free_in_order(t, "ascending", true);
+
+	/* Descending. */
+	take_all(t);
+	for (i = 0; i < n; i++)
+		perm[i] = (unsigned short)(n - 1 - i);
+	free_in_order(t, "descending", true);
+
+	/* Interleaved: every even page (no two are buddies), then the odd. */
+	take_all(t);
+	for (i = 0; i < n / 2; i++)
+		pz_free(2 * i, 0);
+	KTEST_EXPECT_EQ(t, pz.free_area[0].nr_free, n / 2);
+	KTEST_EXPECT_EQ(t, pz.free_pages, n / 2);
+	for (unsigned int o = 1; o < MAX_ORDER; o++)
+		KTEST_EXPECT_EQ(t, pz.free_area[o].nr_free, 0UL);
+	/* Page 1 joins page 0: [0,2) has no free buddy [2,4) yet. */
+	pz_free(1, 0);
+	KTEST_EXPECT_EQ(t, pz.free_area[0].nr_free, n / 2 - 1);
+	KTEST_EXPECT_EQ(t, pz.free_area[1].nr_free, 1UL);
+	/* Page 3 joins 2, [2,4) joins [0,2), [0,4) stops: 5 is not free. */
+	pz_free(3, 0);
+	KTEST_EXPECT_EQ(t, pz.free_area[0].nr_free, n / 2 - 2);
+	KTEST_EXPECT_EQ(t, pz.free_area[1].nr_free, 0UL);
+	KTEST_EXPECT_EQ(t, pz.free_area[2].nr_free, 1UL);
+	EXPECT_ZONE_OK(t, &pz);
+	for (i = 2; i < n / 2; i++)
+		pz_free(2 * i + 1, 0);
+	EXPECT_WHOLE(t);
+	EXPECT_ZONE_OK(t, &pz);
+
+	/* Bit-reversed: each free lands as far as possible from the last. */
+	take_all(t);
+	for (i = 0; i < n; i++) {
+		unsigned long r = 0;
+
+		for (unsigned int b = 0; b < blk_order; b++)
+			if (i & (1UL << b))
+				r |= 1UL << (blk_order - 1 - b);
+		perm[i] = (unsigned short)r;
+	}
+	free_in_order(t, "bit-reversed", false);
+
+	/* Random. */
+	take_all(t);
+	for (i = 0; i < n; i++)
+		perm[i] = (unsigned short)i;
+	for (i = n - 1; i > 0; i--) {
+		unsigned long j = ktest_random_below(t, (u32)(i + 1));
+		unsigned short tmp = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = tmp;
+	}
+	free_in_order(t, "random", false);
+}
+
+/* ---- allocation ---------------------------------------------------------- */
+
+static void alloc_every_page_at_order_0(struct ktest *t)
+{
+	static u8 seen[MAX_BLOCK_PAGES];
+	static unsigned short got[MAX_BLOCK_PAGES];
+	unsigned long n = 0;
+	long off;
+
+	memset(seen, 0, sizeof(seen));
+	while ((off = pz_alloc(0)) >= 0) {
+		unsigned long pfn = blk_pfn + (unsigned long)off;
+
+		if (n == blk_pages) {
+			KTEST_FAIL(t, "more than %lu pages came out of a %lu-page zone",
+				   blk_pages, blk_pages);
+			break;
+		}
+		if (!zone_spans_pfn(&pz, pfn) || (unsigned long)off >= blk_pages) {
+			KTEST_FAIL(t, "page %lu: pfn %#lx is outside the zone",
+				   n, pfn);
+			break;
+		}
+		if (seen[off]++) {
+			KTEST_FAIL(t, "page %lu: offset %ld handed out twice", n,
+				   off);
+			break;
+		}
+		expect_page_taken(t, (unsigned long)off, 0);
+		got[n++] = (unsigned short)off;
+		if (pz.free_pages != blk_pages - n) {
+			KTEST_FAIL(t, "free_pages is %lu after %lu allocations",
+				   pz.free_pages, n);
+			break;
+		}
+	}
+	KTEST_EXPECT_EQ(t, n, blk_pages);
+	EXPECT_EMPTY(t, &pz);
+	for (unsigned int o = 0; o < MAX_ORDER; o++)
+		KTEST_EXPECT_EQ(t, pz_alloc(o), -1L);
+
+	for (unsigned long i = 0; i < n; i++)
+		pz_free(got[i], 0);
+	EXPECT_WHOLE(t);
+	EXPECT_ZONE_OK(t, &pz);
+}
+
+/*
+ * A request of order k from the whole block: the block is aligned to 2^k
+ * and inside the zone, and what is left is, at every order j from k to
+ * the block's order - 1, one free block: the buddy at order j of the
+ * order-j block that contains the one handed out.
+ */
+static void every_order_aligned_and_split(struct ktest *t)
+{
+	for (unsigned int k = 0; k <= blk_order; k++) {
+		struct fb want[MAX_ORDER];
+		unsigned int n = 0;
+		long off = pz_alloc(k);
+		unsigned long pfn;
+
+		KTEST_ASSERT_GE(t, off, 0L);
+		pfn = blk_pfn + (unsigned long)off;
+		KTEST_EXPECT_EQ(t, pfn & ((1UL << k) - 1), 0UL);
+		KTEST_EXPECT_TRUE(t, zone_spans_pfn(&pz, pfn));
+		KTEST_EXPECT_TRUE(t, zone_spans_pfn(&pz, pfn + (1UL << k) - 1));
+		expect_page_taken(t, (unsigned long)off, k);
+		for (unsigned int j = k; j < blk_order; j++)
+			want[n++] = (struct fb){
+				(((unsigned long)off >> j) ^ 1) << j, j };
+		expect_free_blocks(t, __LINE__, &pz, want, n);
+		EXPECT_ZONE_OK(t, &pz);
+		pz_free((unsigned long)off, k);
+		EXPECT_WHOLE(t);
+	}
+
+	/* The order-0 case by its numbers: one block at each order 0..9. */
+	{
+		long off = pz_alloc(0);
+
+		KTEST_ASSERT_GE(t, off, 0L);
+		for (unsigned int j = 0; j < blk_order; j++)
+			KTEST_EXPECT_EQ(t, pz.free_area[j].nr_free, 1UL);
+		KTEST_EXPECT_EQ(t, pz.free_area[blk_order].nr_free, 0UL);
+		KTEST_EXPECT_EQ(t, pz.free_pages, blk_pages - 1);
+		pz_free((unsigned long)off, 0);
+		EXPECT_WHOLE(t);
+	}
+}
+
+static void exhaustion_returns_null(struct ktest *t)
+{
+	unsigned long nr_free[MAX_ORDER];
+	long off;
+
+	/* Empty: every order fails and nothing moves. */
+	take_all(t);
+	for (unsigned int o = 0; o < MAX_ORDER; o++)
+		KTEST_EXPECT_EQ(t, pz_alloc(o), -1L);
+	EXPECT_EMPTY(t, &pz);
+
+	/* One order-10 request on an order-9 zone fails too. */
+	if (blk_order < MAX_ORDER - 1) {
+		pz_free(0, blk_order);
+		KTEST_EXPECT_EQ(t, pz_alloc(blk_order + 1), -1L);
+		EXPECT_WHOLE(t);
+		take_all(t);
+	}
+
+	/*
+	 * 43 pages, no two of the blocks buddies: 0/0 (its buddy 1 is
+	 * taken), 2/1 (buddy [0,2) is not a whole order-1 block), 8/3 and
+	 * 32/5 (buddies at 0 are order 0).  Nothing of order 6 or more.
+	 */
+	pz_free(0, 0);
+	pz_free(2, 1);
+	pz_free(8, 3);
+	pz_free(32, 5);
+	EXPECT_FREE(t, &pz, { 0, 0 }, { 2, 1 }, { 8, 3 }, { 32, 5 });
+	for (unsigned int o = 0; o < MAX_ORDER; o++)
+		nr_free[o] = pz.free_area[o].nr_free;
+	for (unsigned int o = 6; o < MAX_ORDER; o++) {
+		KTEST_EXPECT_EQ(t, pz_alloc(o), -1L);
+		KTEST_EXPECT_EQ(t, pz.free_pages, 43UL);
+		for (unsigned int j = 0; j < MAX_ORDER; j++)
+			KTEST_EXPECT_EQ(t, pz.free_area[j].nr_free, nr_free[j]);
+	}
+	EXPECT_ZONE_OK(t, &pz);
+
+	/* Order 4 must split the order-5 block: the other half stays. */
+	off = pz_alloc(4);
+	KTEST_EXPECT_TRUE(t, off == 32 || off == 48);
+	if (off == 32 || off == 48) {
+		EXPECT_FREE(t, &pz, { 0, 0 }, { 2, 1 }, { 8, 3 },
+			    { (unsigned long)(off ^ 16), 4 });
+		pz_free((unsigned long)off, 4);
+	}
+	EXPECT_FREE(t, &pz, { 0, 0 }, { 2, 1 }, { 8, 3 }, { 32, 5 });
+
+	/* Fill the holes back: 1, [4,8), [16,32), [64, N). */
+	pz_free(1, 0);
+	pz_free(4, 2);
+	pz_free(16, 4);
+	for (unsigned int o = 6; o < blk_order; o++)
+		pz_free(1UL << o, o);
+	EXPECT_WHOLE(t);
+	EXPECT_ZONE_OK(t, &pz);
+}
+
+/* ---- buddies ------------------------------------------------------------- */
+
+static void buddies_merge_neighbours_do_not(struct ktest *t)
+{
+	take_all(t);
+
+	/* Two buddies of order k, x and x ^ 2^k, make one block of k + 1. */
+	for (unsigned int k = 0; k < blk_order; k++) {
+		unsigned long b = 1UL << k;
+
+		pz_free(0, k);
+		EXPECT_FREE(t, &pz, { 0, k });
+		pz_free(b, k);
+		EXPECT_FREE(t, &pz, { 0, k + 1 });
+		KTEST_EXPECT_FALSE(t, PageBuddy(blk + b));
+		KTEST_EXPECT_EQ(t, pz_alloc(k + 1), 0L);
+
+		/* The same from the upper one first. */
+		pz_free(b, k);
+		pz_free(0, k);
+		EXPECT_FREE(t, &pz, { 0, k + 1 });
+		KTEST_EXPECT_EQ(t, pz_alloc(k + 1), 0L);
+		EXPECT_EMPTY(t, &pz);
+	}
+
+	/*
+	 * Adjacent blocks that are not buddies stay apart: 2^k and 2^(k+1)
+	 * touch, but the buddy of 2^(k+1) is 3 * 2^k (k = 0: pfns 1 and 2).
+	 * Filling 0 and 3 * 2^k then merges everything into 4 * 2^k.
+	 */
+	for (unsigned int k = 0; k + 2 <= blk_order; k++) {
+		unsigned long b = 1UL << k;
+
+		pz_free(b, k);
+		pz_free(2 * b, k);
+		EXPECT_FREE(t, &pz, { b, k }, { 2 * b, k });
+		pz_free(0, k);
+		EXPECT_FREE(t, &pz, { 0, k + 1 }, { 2 * b, k });
+		pz_free(3 * b, k);
+		EXPECT_FREE(t, &pz, { 0, k + 2 });
+		EXPECT_ZONE_OK(t, &pz);
+		KTEST_EXPECT_EQ(t, pz_alloc(k + 2), 0L);
+	}
+	EXPECT_EMPTY(t, &pz);
+	pz_free(0, blk_order);
+	EXPECT_WHOLE(t);
+}
+
+/*
+ * A buddy outside the zone is never merged with, even when it is a free
+ * block of the right order in another zone: two private zones over the
+ * block's halves, and then over [0,5) and [5,N), where pages 4 and 5 are
+ * buddies at order 0.
+ */
+static void no_merge_across_zone_edge(struct ktest *t)
+{
+	static struct zone za, zb;
+	unsigned int h = blk_order - 1;
+	unsigned long half = 1UL << h;
+
+	take_all(t);
+
+	private_zone_init(&za, "buddy_test_lo", blk_pfn, half);
+	private_zone_init(&zb, "buddy_test_hi", blk_pfn + half, half);
+	zfree(&zb, half, h);
+	zfree(&za, 0, h);
+	EXPECT_FREE(t, &za, { 0, h });
+	EXPECT_FREE(t, &zb, { half, h });
+	EXPECT_ZONE_OK(t, &za);
+	EXPECT_ZONE_OK(t, &zb);
+	KTEST_EXPECT_EQ(t, zalloc(&za, h), 0L);
+	KTEST_EXPECT_EQ(t, zalloc(&zb, h), (long)half);
+
+	private_zone_init(&za, "buddy_test_lo", blk_pfn, 5);
+	private_zone_init(&zb, "buddy_test_hi", blk_pfn + 5, blk_pages - 5);
+	zfree(&zb, 5, 0);
+	zfree(&za, 4, 0);
+	EXPECT_FREE(t, &za, { 4, 0 });
+	EXPECT_FREE(t, &zb, { 5, 0 });
+	/* Inside za, 0..3 still merge into [0,4), which stops at 4/0. */
+	for (unsigned long i = 0; i < 4; i++)
+		zfree(&za, i, 0);
+	EXPECT_FREE(t, &za, { 0, 2 }, { 4, 0 });
+	EXPECT_ZONE_OK(t, &za);
+	EXPECT_ZONE_OK(t, &zb);
+	KTEST_EXPECT_EQ(t, zalloc(&za, 2), 0L);
+	KTEST_EXPECT_EQ(t, zalloc(&za, 0), 4L);
+	KTEST_EXPECT_EQ(t, zalloc(&zb, 0), 5L);
+	EXPECT_EMPTY(t, &za);
+	EXPECT_EMPTY(t, &zb);
+
+	pz_free(0, blk_order);
+	EXPECT_WHOLE(t);
+}
+
+/* ---- random stress ------------------------------------------------------- */
+
+#define STRESS_OPS 100000
+#define STRESS_CHECK_EVERY 4096
+#define STRESS_PHASE 4096
+
+static struct {
+	unsigned short off;
+	unsigned char order;
+} live[MAX_BLOCK_PAGES];
+static u32 used[MAX_BLOCK_PAGES / 32]; /* one bit per page handed out */
+
+static bool range_used(unsigned long off, unsigned long len)
+{
+	for (unsigned long i = off; i < off + len; i++)
+		if (used[i / 32] & (1u << (i % 32)))
+			return true;
+	return false;
+}
+
+static void mark(unsigned long off, unsigned long len, bool set)
+{
+	for (unsigned long i = off; i < off + len; i++) {
+		if (set)
+			used[i / 32] |= 1u << (i % 32);
+		else
+			used[i / 32] &= ~(1u << (i % 32));
+	}
+}
+
+/*
+ * With every free buddy merged, a request of order k can be served
+ * exactly when some aligned run of 2^k pages is entirely free: such a run
+ * is either inside one free block of order >= k, or split into smaller
+ * free blocks, the smallest of which would have a free buddy of its own
+ * order inside the run.
+ */
+static bool free_run_exists(unsigned int k)
+{
+	unsigned long words = blk_pages / 32;
+
+	if (k >= 5) {
+		unsigned long step = 1UL << (k - 5);
+
+		for (unsigned long w = 0; w < words; w += step) {
+			bool all_free = true;
+
+			for (unsigned long i = w; i < w + step; i++)
+				all_free &= used[i] == 0;
+			if (all_free)
+				return true;
+		}
+		return false;
+	}
+	for (unsigned long w = 0; w < words; w++) {
+		u32 word = used[w], m = (u32)((1UL << (1U << k)) - 1);
+
+		if (word == 0)
+			return true;
+		if (word == ~0u)
+			continue;
+		for (unsigned int s = 0; s < 32; s += 1U << k)
+			if (!((word >> s) & m))
+				return true;
+	}
+	return false;
+}
+
+static void random_stress(struct ktest *t)
+{
+	unsigned long nlive = 0, in_use = 0, allocs = 0, fails = 0, frees = 0;
+
+	memset(used, 0, sizeof(used));
+	for (unsigned long op = 1; op <= STRESS_OPS; op++) {
+		/*
+		 * Phases of 4096 operations alternate between filling (3 of
+		 * 4 operations allocate) and draining (1 of 4), so that the
+		 * zone goes through full, fragmented and empty states.
+		 */
+		bool filling = (op / STRESS_PHASE) % 2 == 0;
+		bool do_alloc = nlive == 0 ||
+				(in_use < blk_pages &&
+				 (ktest_random(t) & 3) < (filling ? 3u : 1u));
+
+		if (do_alloc) {
+			/* P(order k) = 2^-(k+1), the rest at the top order. */
+			unsigned int k = (unsigned int)__builtin_ctz(
+				ktest_random(t) | (1U << blk_order));
+			long off = pz_alloc(k);
+
+			if (off < 0) {
+				fails++;
+				if (free_run_exists(k)) {
+					KTEST_FAIL(t, "op %lu: order-%u request failed with an aligned free run of %lu pages",
+						   op, k, 1UL << k);
+					ktest_abort(t);
+				}
+			} else {
+				unsigned long o = (unsigned long)off;
+
+				allocs++;
+				if (o >= blk_pages || (o & ((1UL << k) - 1)) ||
+				    o + (1UL << k) > blk_pages ||
+				    range_used(o, 1UL << k)) {
+					KTEST_FAIL(t, "op %lu: order-%u block at offset %lu is misaligned, outside, or overlaps a live block",
+						   op, k, o);
+					ktest_abort(t);
+				}
+				expect_page_taken(t, o, k);
+				mark(o, 1UL << k, true);
+				live[nlive].off = (unsigned short)o;
+				live[nlive].order = (unsigned char)k;
+				nlive++;
+				in_use += 1UL << k;
+			}
+		} else {
+			unsigned long i = ktest_random_below(t, (u32)nlive);
+			unsigned long o = live[i].off;
+			unsigned int k = live[i].order;
+
+			live[i] = live[--nlive];
+			mark(o, 1UL << k, false);
+			in_use -= 1UL << k;
+			pz_free(o, k);
+			frees++;
+		}
+		if (pz.free_pages != blk_pages - in_use) {
+			KTEST_FAIL(t, "op %lu: free_pages is %lu, %lu pages are live",
+				   op, pz.free_pages, in_use);
+			ktest_abort(t);
+		}
+		if (op % STRESS_CHECK_EVERY == 0) {
+			char why[160];
+			int ret = zone_check(&pz, why, sizeof(why));
+
+			if (ret) {
+				KTEST_FAIL(t, "op %lu: zone_check = %d: %s", op,
+					   ret, why);
+				ktest_abort(t);
+			}
+		}
+	}
+	EXPECT_ZONE_OK(t, &pz);
+	ktest_printf(t, "%lu allocations, %lu refused, %lu frees; %lu blocks live at the end",
+		     allocs, fails, frees, nlive);
+	KTEST_EXPECT_GT(t, fails, 0UL); /* the zone did fill up */
+
+	while (nlive) {
+		unsigned long i = ktest_random_below(t, (u32)nlive);
+
+		pz_free(live[i].off, live[i].order);
+		live[i] = live[--nlive];
+	}
+	EXPECT_WHOLE(t);
+	EXPECT_ZONE_OK(t, &pz);
+}
+
+/* ---- zone_check catches corruption --------------------------------------- */
+
+static void expect_caught(struct ktest *t, int line, const char *what,
+			  const char *word1, const char *word2)
+{
+	char why[160];
+	int ret = zone_check(&pz, why, sizeof(why));
+
+	if (ret >= 0) {
+		KTEST_FAIL(t, "line %d: %s: zone_check = %d", line, what, ret);
+		return;
+	}
+	if (!strstr(why, ZONE_NAME) || !strstr(why, word1) ||
+	    (word2 && !strstr(why, word2)))
+		KTEST_FAIL(t, "line %d: %s: zone_check = %d says \"%s\", expected the zone, \"%s\"%s%s%s",
+			   line, what, ret, why, word1, word2 ? " and \"" : "",
+			   word2 ? word2 : "", word2 ? "\"" : "");
+}
+#define EXPECT_CAUGHT(t, what, w1, w2) expect_caught(t, __LINE__, what, w1, w2)
+
+static void zone_check_catches_corruption(struct ktest *t)
+{
+	char pfn_s[24];
+	struct page *head = blk, *tail = blk + 5;
+	unsigned long flags;
+
+	EXPECT_ZONE_OK(t, &pz);
+
+	/* PG_buddy on a tail page of the free block. */
+	snprintf(pfn_s, sizeof(pfn_s), "%#lx", blk_pfn + 5);
+	__SetPageBuddy(tail);
+	EXPECT_CAUGHT(t, "PG_buddy on a tail", "tail", pfn_s);
+	__ClearPageBuddy(tail);
+	EXPECT_ZONE_OK(t, &pz);
+
+	/* A refcount on a tail page. */
+	set_page_count(tail, 1);
+	EXPECT_CAUGHT(t, "tail refcount", "tail", "refcount 1");
+	set_page_count(tail, 0);
+	EXPECT_ZONE_OK(t, &pz);
+
+	/* The head's order says 9 on list 10 (8 on list 9). */
+	snprintf(pfn_s, sizeof(pfn_s), "%#lx", blk_pfn);
+	head->private = blk_order - 1;
+	EXPECT_CAUGHT(t, "wrong order in the head", pfn_s, "on list");
+	head->private = blk_order;
+	EXPECT_ZONE_OK(t, &pz);
+
+	/* A free head with a refcount. */
+	set_page_count(head, 1);
+	EXPECT_CAUGHT(t, "free head with a refcount", pfn_s, "refcount");
+	set_page_count(head, 0);
+	EXPECT_ZONE_OK(t, &pz);
+
+	/* nr_free off by one, then free_pages off by one. */
+	pz.free_area[3].nr_free++;
+	EXPECT_CAUGHT(t, "nr_free bumped", "nr_free", "list 3");
+	pz.free_area[3].nr_free--;
+	pz.free_pages++;
+	EXPECT_CAUGHT(t, "free_pages bumped", "free_pages", NULL);
+	pz.free_pages--;
+	EXPECT_ZONE_OK(t, &pz);
+
+	/* A stray PG_buddy on a page no list knows. */
+	take_all(t);
+	__SetPageBuddy(blk + 7);
+	EXPECT_CAUGHT(t, "stray PG_buddy", "PG_buddy", NULL);
+	__ClearPageBuddy(blk + 7);
+	EXPECT_ZONE_OK(t, &pz);
+
+	/*
+	 * Two free buddies that were not merged: page 0 freed properly,
+	 * page 1 put on list 0 by hand behind the allocator's back.
+	 */
+	pz_free(0, 0);
+	spin_lock_irqsave(&pz.lock, flags);
+	blk[1].private = 0;
+	__SetPageBuddy(blk + 1);
+	list_add(&blk[1].lru, &pz.free_area[0].free_list);
+	pz.free_area[0].nr_free++;
+	pz.free_pages++;
+	spin_unlock_irqrestore(&pz.lock, flags);
+	EXPECT_CAUGHT(t, "unmerged buddies", "not merged", NULL);
+	spin_lock_irqsave(&pz.lock, flags);
+	list_del(&blk[1].lru);
+	__ClearPageBuddy(blk + 1);
+	pz.free_area[0].nr_free--;
+	pz.free_pages--;
+	spin_unlock_irqrestore(&pz.lock, flags);
+	EXPECT_FREE(t, &pz, { 0, 0 });
+	EXPECT_ZONE_OK(t, &pz);
+
+	/* A misaligned block: order 1 at offset 3. */
+	snprintf(pfn_s, sizeof(pfn_s), "%#lx", blk_pfn + 3);
+	spin_lock_irqsave(&pz.lock, flags);
+	blk[3].private = 1;
+	__SetPageBuddy(blk + 3);
+	list_add(&blk[3].lru, &pz.free_area[1].free_list);
+	pz.free_area[1].nr_free++;
+	pz.free_pages += 2;
+	spin_unlock_irqrestore(&pz.lock, flags);
+	EXPECT_CAUGHT(t, "misaligned block", "misaligned", pfn_s);
+	spin_lock_irqsave(&pz.lock, flags);
+	list_del(&blk[3].lru);
+	__ClearPageBuddy(blk + 3);
+	blk[3].private = 0;
+	pz.free_area[1].nr_free--;
+	pz.free_pages -= 2;
+	spin_unlock_irqrestore(&pz.lock, flags);
+	EXPECT_ZONE_OK(t, &pz);
+
+	/* Back to one block: 0 is free, the rest goes back in pieces. */
+	pz_free(1, 0);
+	for (unsigned int o = 1; o < blk_order; o++)
+		pz_free(1UL << o, o);
+	EXPECT_WHOLE(t);
+	EXPECT_ZONE_OK(t, &pz);
+}
+
+/* ---- zone_watermark_ok ----------------------------------------------------- */
+
+static struct zone wz;
+
+/* Sets nr_free[] and free_pages to match: the function reads only these. */
+static void wz_set(const unsigned long *nr_free, unsigned int n)
+{
+	memset(&wz, 0, sizeof(wz));
+	wz.name = "watermark_test";
+	for (unsigned int o = 0; o < n; o++) {
+		wz.free_area[o].nr_free = nr_free[o];
+		wz.free_pages += nr_free[o] << o;
+	}
+}
+
+struct wm_case {
+	int line;
+	unsigned long nr_free[4];	/* orders 0..3; higher orders empty */
+	unsigned int order;
+	unsigned long mark;
+	unsigned long reserve;		/* lowmem_reserve[classzone] */
+	enum zone_type classzone;
+	int alloc_flags;
+	bool ok;
+};
+
+#define WM(nf0, nf1, nf2, nf3, ord, mk, res, cz, fl, expect)                \
+	{ __LINE__, { nf0, nf1, nf2, nf3 }, ord, mk, res, cz, fl, expect }
+
+/*
+ * Linux 2.6: free = free_pages - 2^order + 1, min = mark (halved, rounding
+ * the half down, for ALLOC_HIGH); fail if free <= min + reserve; then for
+ * each order o below the request: free -= pages in order-o blocks,
+ * min >>= 1, fail if free <= min.  Every row worked out by hand.
+ */
+static const struct wm_case wm_cases[] = {
+	/* order 0: free_pages must stay above the mark. */
+	WM(11, 0, 0, 0, 0, 10, 0, ZONE_NORMAL, 0, true),	/* 11 > 10 */
+	WM(10, 0, 0, 0, 0, 10, 0, ZONE_NORMAL, 0, false),	/* 10 > 10 no */
+	WM(0, 0, 0, 0, 0, 0, 0, ZONE_NORMAL, 0, false),		/* 0 > 0 no */
+	WM(1, 0, 0, 0, 0, 0, 0, ZONE_NORMAL, 0, true),		/* 1 > 0 */
+	/* ...plus the reserve against the preferred zone. */
+	WM(16, 0, 0, 0, 0, 10, 5, ZONE_NORMAL, 0, true),	/* 16 > 15 */
+	WM(15, 0, 0, 0, 0, 10, 5, ZONE_NORMAL, 0, false),	/* 15 > 15 no */
+	/* ALLOC_HIGH: min -= min / 2. */
+	WM(6, 0, 0, 0, 0, 10, 0, ZONE_NORMAL, ALLOC_HIGH, true),	/* 6 > 5 */
+	WM(5, 0, 0, 0, 0, 10, 0, ZONE_NORMAL, ALLOC_HIGH, false),	/* 5 > 5 no */
+	WM(7, 0, 0, 0, 0, 11, 0, ZONE_NORMAL, ALLOC_HIGH, true),	/* min 11-5=6 */
+	WM(6, 0, 0, 0, 0, 11, 0, ZONE_NORMAL, ALLOC_HIGH, false),
+	WM(2, 0, 0, 0, 0, 1, 0, ZONE_NORMAL, ALLOC_HIGH, true),		/* min 1-0=1 */
+	WM(1, 0, 0, 0, 0, 1, 0, ZONE_NORMAL, ALLOC_HIGH, false),
+	/* The reserve is not halved: 6 > 5 + 3 no, 9 > 8 yes. */
+	WM(6, 0, 0, 0, 0, 10, 3, ZONE_DMA, ALLOC_HIGH, false),
+	WM(9, 0, 0, 0, 0, 10, 3, ZONE_DMA, ALLOC_HIGH, true),
+	/*
+	 * order 1, mark 4.  {2,2}: free 6-1 = 5 > 4; 5-2 = 3 > 2 yes.
+	 * {4,1}: also 6 pages, free 5 > 4, but 5-4 = 1 > 2 no.
+	 */
+	WM(2, 2, 0, 0, 1, 4, 0, ZONE_NORMAL, 0, true),
+	WM(4, 1, 0, 0, 1, 4, 0, ZONE_NORMAL, 0, false),
+	/* order 1, mark 10: {10,3} free 15 > 10, 15-10 = 5 > 5 no. */
+	WM(10, 3, 0, 0, 1, 10, 0, ZONE_NORMAL, 0, false),
+	WM(10, 4, 0, 0, 1, 10, 0, ZONE_NORMAL, 0, true),	/* 17; 7 > 5 */
+	/*
+	 * order 3, mark 16 (then 8, 4, 2 at orders 0, 1, 2).
+	 * {20,6,2,0}: 40 pages, 33 > 16, 13 > 8, 1 > 4 no (order 1).
+	 * {8,2,1,1}: 24 pages, 17 > 16, 9 > 8, 5 > 4, 1 > 2 no (order 2).
+	 * {8,2,1,2}: 32 pages, 25, 17, 13, 9: yes.
+	 * {0,0,0,3}: 24 pages, 17 > 16 and nothing below: yes.
+	 * {0,0,0,2}: 16 pages, 9 > 16 no.
+	 */
+	WM(20, 6, 2, 0, 3, 16, 0, ZONE_NORMAL, 0, false),
+	WM(8, 2, 1, 1, 3, 16, 0, ZONE_NORMAL, 0, false),
+	WM(8, 2, 1, 2, 3, 16, 0, ZONE_NORMAL, 0, true),
+	WM(0, 0, 0, 3, 3, 16, 0, ZONE_NORMAL, 0, true),
+	WM(0, 0, 0, 2, 3, 16, 0, ZONE_NORMAL, 0, false),
+	/*
+	 * order 2, ALLOC_HIGH, mark 16: min 8, then 4, 2.
+	 * {4,1,1}: 10 pages, 7 > 8 no.  {4,1,2}: 14, 11 > 8, 7 > 4, 5 > 2.
+	 * The same without ALLOC_HIGH: 11 > 16 no.
+	 */
+	WM(4, 1, 1, 0, 2, 16, 0, ZONE_NORMAL, ALLOC_HIGH, false),
+	WM(4, 1, 2, 0, 2, 16, 0, ZONE_NORMAL, ALLOC_HIGH, true),
+	WM(4, 1, 2, 0, 2, 16, 0, ZONE_NORMAL, 0, false),
+	/* ALLOC_HIGH with an odd mark: 7 -> 4, then 2: {2,2}: 5 > 4, 3 > 2. */
+	WM(2, 2, 0, 0, 1, 7, 0, ZONE_NORMAL, ALLOC_HIGH, true),
+	WM(3, 1, 0, 0, 1, 7, 0, ZONE_NORMAL, ALLOC_HIGH, false), /* 4 > 4 no */
+	/*
+	 * The reserve counts once, at the top, not per order: order 1,
+	 * mark 4, reserve 100.  {0,52}: 104-1 = 103 > 104 no; {0,53}: 105
+	 * > 104, then 105 > 2 yes.
+	 */
+	WM(0, 52, 0, 0, 1, 4, 100, ZONE_HIGHMEM, 0, false),
+	WM(0, 53, 0, 0, 1, 4, 100, ZONE_HIGHMEM, 0, true),
+	/* Far too little for the order: free goes negative, not huge. */
+	WM(5, 0, 0, 0, 3, 0, 0, ZONE_NORMAL, 0, false),		/* 5-7 = -2 */
+	WM(0, 0, 0, 1, 3, 0, 0, ZONE_NORMAL, 0, true),		/* 8-7 = 1 > 0 */
+	WM(0, 0, 0, 1, 3, 1, 0, ZONE_NORMAL, 0, false),		/* 1 > 1 no */
+};
+
+/* The formula again, for the random comparison: Linux 2.6.18's text. */
+static bool ref_watermark_ok(const struct zone *z, unsigned int order,
+			     unsigned long mark, enum zone_type classzone_idx,
+			     int alloc_flags)
+{
+	long min = (long)mark;
+	long free_pages = (long)z->free_pages - (1L << order) + 1;
+
+	if (alloc_flags & ALLOC_HIGH)
+		min -= min / 2;
+	if (free_pages <= min + (long)z->lowmem_reserve[classzone_idx])
+		return false;
+	for (unsigned int o = 0; o < order; o++) {
+		free_pages -= (long)(z->free_area[o].nr_free << o);
+		min >>= 1;
+		if (free_pages <= min)
+			return false;
+	}
+	return true;
+}
+
+static void watermark_boundaries(struct ktest *t)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(wm_cases); i++) {
+		const struct wm_case *c = &wm_cases[i];
+		bool ok;
+
+		wz_set(c->nr_free, 4);
+		wz.lowmem_reserve[c->classzone] = c->reserve;
+		ok = zone_watermark_ok(&wz, c->order, c->mark, c->classzone,
+				       c->alloc_flags);
+		if (ok != c->ok)
+			KTEST_FAIL(t, "line %d: nr_free {%lu,%lu,%lu,%lu} order %u mark %lu reserve %lu flags %#x: %s, expected %s",
+				   c->line, c->nr_free[0], c->nr_free[1],
+				   c->nr_free[2], c->nr_free[3], c->order,
+				   c->mark, c->reserve, c->alloc_flags,
+				   ok ? "ok" : "refused",
+				   c->ok ? "ok" : "refused");
+	}
+
+	/* The reserve of another classzone does not count. */
+	{
+		static const unsigned long nf[1] = { 11 };
+
+		wz_set(nf, 1);
+		wz.lowmem_reserve[ZONE_HIGHMEM] = 1000;
+		KTEST_EXPECT_TRUE(t, zone_watermark_ok(&wz, 0, 10, ZONE_NORMAL, 0));
+		KTEST_EXPECT_FALSE(t, zone_watermark_ok(&wz, 0, 10, ZONE_HIGHMEM, 0));
+	}
+
+	/* A whole order-10 block, nothing else: 1024-1023 = 1 > mark 0. */
+	{
+		unsigned long nf[MAX_ORDER] = { 0 };
+
+		nf[MAX_ORDER - 1] = 1;
+		wz_set(nf, MAX_ORDER);
+		KTEST_EXPECT_TRUE(t, zone_watermark_ok(&wz, MAX_ORDER - 1, 0,
+						       ZONE_NORMAL, 0));
+		KTEST_EXPECT_FALSE(t, zone_watermark_ok(&wz, MAX_ORDER - 1, 1,
+							ZONE_NORMAL, 0));
+		/* 1023 single pages: 1023-1023 = 0 > 0 no. */
+		memset(nf, 0, sizeof(nf));
+		nf[0] = 1023;
+		wz_set(nf, MAX_ORDER);
+		KTEST_EXPECT_FALSE(t, zone_watermark_ok(&wz, MAX_ORDER - 1, 0,
+							ZONE_NORMAL, 0));
+	}
+}
+
+static void watermark_random_states(struct ktest *t)
+{
+	unsigned long nf[MAX_ORDER];
+	unsigned int bad = 0;
+
+	for (unsigned int i = 0; i < 5000; i++) {
+		unsigned int order = ktest_random_below(t, MAX_ORDER);
+		unsigned long mark = ktest_random_below(t, 512);
+		enum zone_type cz = (enum zone_type)ktest_random_below(t, MAX_NR_ZONES);
+		int flags = (ktest_random(t) & 1) ? ALLOC_HIGH : 0;
+		bool got, want;
+
+		for (unsigned int o = 0; o < MAX_ORDER; o++)
+			nf[o] = ktest_random_below(t, 1U << (ktest_random_below(t, 7)));
+		wz_set(nf, MAX_ORDER);
+		wz.lowmem_reserve[cz] = ktest_random_below(t, 4) ?
+						0 : ktest_random_below(t, 300);
+		got = zone_watermark_ok(&wz, order, mark, cz, flags);
+		want = ref_watermark_ok(&wz, order, mark, cz, flags);
+		if (got != want && bad++ < 5)
+			KTEST_FAIL(t, "free_pages %lu order %u mark %lu reserve %lu flags %#x: %d, expected %d",
+				   wz.free_pages, order, mark,
+				   wz.lowmem_reserve[cz], flags, got, want);
+	}
+	KTEST_EXPECT_EQ(t, bad, 0U);
+}
+
+static const struct ktest_case buddy_cases[] = {
+	KTEST_CASE(free_one_by_one_merges_back),
+	KTEST_CASE(alloc_every_page_at_order_0),
+	KTEST_CASE(every_order_aligned_and_split),
+	KTEST_CASE(exhaustion_returns_null),
+	KTEST_CASE(buddies_merge_neighbours_do_not),
+	KTEST_CASE(no_merge_across_zone_edge),
+	KTEST_CASE(random_stress),
+	KTEST_CASE(zone_check_catches_corruption),
+	KTEST_CASE(watermark_boundaries),
+	KTEST_CASE(watermark_random_states),
+	KTEST_END,
+};
+
+static const struct ktest_suite buddy_suite = {
+	.name = "buddy",
+	.init = buddy_init,
+	.exit = buddy_exit,
+	.cases = buddy_cases,
+};
+KTEST_SUITE(buddy_suite);
