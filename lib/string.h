@@ -6,9 +6,9 @@
  * that libc's (and the sanitizers' interceptors) are used instead; the
  * declarations here are compatible with libc's.  strscpy() and
  * memchr_inv() exist only in the kernel world, so they are static inline
- * here and work in both builds without lib/string.c.  glibc gained
- * strlcpy/strlcat only in 2.38; on an older one the hosted build gets
- * inline copies from here instead.
+ * here and work in both builds without lib/string.c.  (glibc gained
+ * strlcpy/strlcat only in 2.38: a hosted build that needs them on an
+ * older glibc links lib/string.c's.)
  *
  * The kernel is built -ffreestanding, which turns GCC's builtins off; the
  * macros below give them back for memcpy/memset/memcmp/strlen so that
@@ -23,11 +23,6 @@
 
 #if __STDC_HOSTED__
 #include <string.h>	/* first, so that its declarations are the ones seen */
-#ifdef __GLIBC__
-#if !__GLIBC_PREREQ(2, 38)
-#define LIB_STRING_INLINE_STRLCPY
-#endif
-#endif
 #endif
 
 void *memcpy(void *dest, const void *src, size_t n);
@@ -52,32 +47,8 @@ size_t strcspn(const char *s, const char *reject);
  * (strlen(src), resp. the initial length of dest plus strlen(src)), so
  * truncation happened when the result is >= size.  Prefer strscpy().
  */
-#ifndef LIB_STRING_INLINE_STRLCPY
 size_t strlcpy(char *dest, const char *src, size_t size);
 size_t strlcat(char *dest, const char *src, size_t size);
-#else
-static inline size_t strlcpy(char *dest, const char *src, size_t size)
-{
-	size_t len = strlen(src);
-
-	if (size) {
-		size_t n = len >= size ? size - 1 : len;
-
-		memcpy(dest, src, n);
-		dest[n] = '\0';
-	}
-	return len;
-}
-
-static inline size_t strlcat(char *dest, const char *src, size_t size)
-{
-	size_t dlen = strnlen(dest, size);
-
-	if (dlen == size)
-		return size + strlen(src);
-	return dlen + strlcpy(dest + dlen, src, size - dlen);
-}
-#endif
 
 #if !__STDC_HOSTED__
 #define memcpy(d, s, n) __builtin_memcpy(d, s, n)
