@@ -31,6 +31,10 @@ int check_all_zones(char *why, size_t len);
 
 /* Reports a page in a state it must not be in, then stops the kernel. */
 void bad_page(const struct page *page, const char *reason) __noreturn;
+/* A block being freed: head order matches, nothing reserved/free/slab. */
+void free_pages_check(struct page *page, unsigned int order);
+/* A block leaving the free lists: every page unowned and unflagged. */
+void check_new_pages(struct page *page, unsigned int order);
 
 /* Fills or checks the poison of a free page (page_poison=1). */
 extern bool page_poisoning;

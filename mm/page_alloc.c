@@ -152,80 +152,9 @@ struct page *__rmqueue(struct zone *zone, unsigned int order)
 
 /* ---- page state checks ----------------------------------------------- */
 
-static const char *const pageflag_names[__NR_PAGEFLAGS] = {
-	[PG_reserved] = "reserved",
-	[PG_buddy] = "buddy",
-	[PG_slab] = "slab",
-	[PG_head] = "head",
-	[PG_pcp] = "pcp",
-};
-
-void bad_page(const struct page *page, const char *reason)
-{
-	char names[64] = "";
-	size_t len = 0;
-
-	for (unsigned int i = 0; i < __NR_PAGEFLAGS; i++) {
-		if (!(page->flags & (1UL << i)))
-			continue;
-		len += (size_t)snprintf(names + len, sizeof(names) - len,
-					"%s%s", len ? "|" : "",
-					pageflag_names[i]);
-		if (len >= sizeof(names))
-			break;
-	}
-	pr_alert("BUG: Bad page state in process swapper  pfn:%05lx\n",
-		 page_to_pfn(page));
-	pr_alert("page:%p refcount:%d order:%lu zone:%s node:%d flags:%#lx(%s)\n",
-		 (const void *)page, page_count(page), page->private,
-		 zone_names[page_zonenum(page)], page_to_nid(page),
-		 page->flags & PAGE_FLAGS_MASK, names);
-	pr_alert("page dumped because: %s\n", reason);
-	dump_stack();
-	panic("Bad page state");
-}
-
-#define PAGE_FLAGS_CHECK_AT_FREE                                            \
-	((1UL << PG_reserved) | (1UL << PG_buddy) | (1UL << PG_slab) |      \
-	 (1UL << PG_pcp))
-#define PAGE_FLAGS_CHECK_AT_PREP                                            \
-	(PAGE_FLAGS_CHECK_AT_FREE | (1UL << PG_head))
-
-/*
- * The head keeps its allocation order in private: a free of another order
- * is caught here instead of corrupting the free lists.  Tail pages must be
- * untouched (refcount 0, no flags).
- */
-static void free_pages_check(struct page *page, unsigned int order)
-{
-	if (page->flags & PAGE_FLAGS_CHECK_AT_FREE)
-		bad_page(page, PageReserved(page) ?
-				       "freeing a reserved page: not an allocation" :
-				       "freeing a page that is free or owned by the slab");
-	if (page->private != order) {
-		static char why[80];
-
-		snprintf(why, sizeof(why),
-			 "freed with order %u, allocated with order %lu", order,
-			 page->private);
-		bad_page(page, why);
-	}
-	for (unsigned long i = 1; i < (1UL << order); i++) {
-		struct page *p = page + i;
-
-		if (page_count(p) != 0 || (p->flags & PAGE_FLAGS_CHECK_AT_PREP))
-			bad_page(p, "tail page of a freed block in use");
-	}
-}
-
 static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 {
-	for (unsigned long i = 0; i < (1UL << order); i++) {
-		struct page *p = page + i;
-
-		if (page_count(p) != 0 || (p->flags & PAGE_FLAGS_CHECK_AT_PREP))
-			bad_page(p, "a page taken from the free lists is in use");
-	}
+	check_new_pages(page, order);
 	if (page_poisoning)
 		check_poison_pages(page, 1U << order);
 	page->private = order;
