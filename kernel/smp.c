@@ -14,6 +14,11 @@
  * function.  The IPI is then only a wake-up for a CPU that is halted or
  * busy elsewhere.
  *
+ * A function run by a cross-call may itself ask for one (the page
+ * allocator drains every CPU's lists before it gives up): the lock's
+ * holder is then waiting for it, so the nested call only runs its own
+ * share, on its own CPU, and says so by returning -1.
+ *
  * Lock order: call_lock is taken before anything the called functions
  * take; it is never taken inside them.
  */
@@ -32,6 +37,8 @@ struct call_data {
 };
 
 static DEFINE_SPINLOCK(call_lock);
+/* Set while this CPU runs a function someone else asked for. */
+static DEFINE_PER_CPU(bool, in_call_function);
 static struct call_data *volatile call_data;
 static unsigned long call_pending[BITS_TO_LONGS(NR_CPUS)];
 
@@ -64,7 +71,9 @@ void smp_handle_call_function(void)
 	wait = d->wait;
 	/* After this, without wait, d may be gone. */
 	__atomic_fetch_add(&d->started, 1, __ATOMIC_RELEASE);
+	*this_cpu_ptr(&in_call_function) = true;
 	func(info);
+	*this_cpu_ptr(&in_call_function) = false;
 	if (wait)
 		__atomic_fetch_add(&d->finished, 1, __ATOMIC_RELEASE);
 }
@@ -82,6 +91,17 @@ static int call_function_many(const unsigned long *mask, smp_call_func_t func,
 	int n = 0, cpu;
 
 	local_irq_save(flags);
+	/*
+	 * Called from a function that a cross-call (ours or another CPU's)
+	 * is running: the lock's holder is waiting for us, so asking the
+	 * others would deadlock.  Do our own share only.
+	 */
+	if (spin_is_held(&call_lock) || this_cpu_read(in_call_function)) {
+		if (run_local)
+			func(info);
+		local_irq_restore(flags);
+		return -1;
+	}
 	while (!spin_trylock(&call_lock)) {
 		smp_handle_call_function();
 		cpu_relax();

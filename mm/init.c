@@ -196,8 +196,8 @@ void mm_core_init(const struct boot_info *bi)
 	pr_info("On node 0 totalpages: %lu\n", NODE_DATA(0)->node_present_pages);
 	for_each_zone_in_node(z, NODE_DATA(0))
 		if (populated_zone(z))
-			pr_info("  %s zone: %lu pages\n", z->name,
-				z->present_pages);
+			pr_info("  %s zone: %lu pages, LIFO batch:%u\n", z->name,
+				z->present_pages, zone_batchsize(z));
 	build_all_zonelists();
 
 	memblock_dump_all();

@@ -36,6 +36,9 @@ void free_pages_check(struct page *page, unsigned int order);
 /* A block leaving the free lists: every page unowned and unflagged. */
 void check_new_pages(struct page *page, unsigned int order);
 
+/* Order-0 pages bypass the per-CPU lists while set (tests, benchmarks). */
+extern bool pcp_bypass;
+
 /* Fills or checks the poison of a free page (page_poison=1). */
 extern bool page_poisoning;
 void poison_pages(struct page *page, unsigned int nr);

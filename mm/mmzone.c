@@ -70,6 +70,7 @@ void free_area_init_node(int nid, unsigned long start_pfn,
 		z->zone_start_pfn = zone_start;
 		z->spanned_pages = zend - zone_start;
 		z->present_pages = present(zone_start, zend);
+		zone_pcp_init(z);
 		pgdat->node_present_pages += z->present_pages;
 		if (z->present_pages)
 			pgdat->nr_zones = j + 1;

@@ -15,6 +15,8 @@
 #ifndef MM_MMZONE_H
 #define MM_MMZONE_H
 
+#include "asm/page.h"
+#include "kernel/nr_cpus.h"
 #include "kernel/spinlock.h"
 #include "lib/list.h"
 #include "lib/types.h"
@@ -38,14 +40,36 @@ struct free_area {
 	unsigned long nr_free; /* blocks of this order, not pages */
 };
 
-/* Event counters, per zone; read without the lock (they are statistics). */
+/* Event counters, per zone; atomic, read without the lock (statistics). */
 enum zone_stat_item {
 	NR_ALLOC_FAST,	 /* served at the low watermark */
 	NR_ALLOC_SLOW,	 /* needed the slow path */
 	NR_ALLOC_FAIL,	 /* failed in this zone's zonelist */
 	NR_ZONE_LOCK,	 /* zone->lock acquisitions */
+	NR_PCP_HIT,	 /* order-0 allocations served by a per-CPU list */
+	NR_PCP_MISS,	 /* ... that had to refill it from the buddy lists */
+	NR_PCP_DRAIN,	 /* pages a full list gave back to the buddy lists */
 	NR_ZONE_STAT_ITEMS,
 };
+
+/*
+ * A per-CPU list of free single pages in front of a zone's buddy lists
+ * (Linux 2.6's per_cpu_pages): pcp[0] hot, pcp[1] cold.  An order-0
+ * allocation takes from here without the zone lock; the list is refilled
+ * with batch pages, and trimmed by batch pages, under one acquisition.
+ * Only its own CPU touches a list, with interrupts off.
+ */
+struct per_cpu_pages {
+	int count;		/* pages on the list */
+	int low;		/* refill when count <= low */
+	int high;		/* give batch back when count >= high */
+	int batch;		/* pages moved per zone-lock acquisition */
+	struct list_head list;	/* hottest at the head */
+};
+
+struct per_cpu_pageset {
+	struct per_cpu_pages pcp[2]; /* 0: hot, 1: cold */
+} __aligned(L1_CACHE_BYTES);
 
 struct pglist_data;
 
@@ -68,7 +92,21 @@ struct zone {
 	unsigned long managed_pages; /* given to the buddy allocator */
 	const char *name;
 	unsigned long vm_stat[NR_ZONE_STAT_ITEMS];
+
+	/* Only CPU n touches pageset[n] (interrupts off); no lock. */
+	struct per_cpu_pageset pageset[NR_CPUS];
 };
+
+static inline void zone_stat_inc(struct zone *z, enum zone_stat_item item)
+{
+	__atomic_fetch_add(&z->vm_stat[item], 1, __ATOMIC_RELAXED);
+}
+
+static inline void zone_stat_add(struct zone *z, enum zone_stat_item item,
+				 unsigned long n)
+{
+	__atomic_fetch_add(&z->vm_stat[item], n, __ATOMIC_RELAXED);
+}
 
 struct zonelist {
 	/* NULL-terminated, preferred zone first. */
@@ -155,6 +193,15 @@ void setup_per_zone_pages_min(void);
 void setup_per_zone_lowmem_reserve(void);
 int calculate_min_free_kbytes(unsigned long lowmem_pages);
 unsigned long nr_free_pages(void);
+/* Pages on every per-CPU list of every zone: free, but not in free_pages. */
+unsigned long nr_pcp_pages(void);
+/* Sets a zone's per-CPU lists from its size, as Linux 2.6 did. */
+unsigned int zone_batchsize(const struct zone *zone);
+void zone_pcp_init(struct zone *zone);
+/* Gives this CPU's per-CPU pages back to the buddy lists (IRQs off inside). */
+void drain_local_pages(void);
+/* The same on every CPU, by IPI, waiting for all. */
+void drain_all_pages(void);
 unsigned long nr_free_highpages(void);
 int node_distance(int from, int to);
 unsigned long totalram_pages(void);

@@ -179,7 +179,7 @@ static void __free_pages_ok(struct page *page, unsigned int order)
 	if (page_poisoning)
 		poison_pages(page, 1U << order);
 	spin_lock_irqsave(&zone->lock, flags);
-	zone->vm_stat[NR_ZONE_LOCK]++;
+	zone_stat_inc(zone, NR_ZONE_LOCK);
 	__free_one_page(page, zone, order);
 	spin_unlock_irqrestore(&zone->lock, flags);
 }
@@ -203,19 +203,29 @@ static void check_page_pointer(const struct page *page, const char *fn)
 	}
 }
 
+static void free_hot_cold_page(struct page *page, bool cold);
+
 void __free_pages(struct page *page, unsigned int order)
 {
 	check_page_pointer(page, "__free_pages");
 	BUG_ON(order >= MAX_ORDER);
-	if (put_page_testzero(page))
-		__free_pages_ok(page, order);
+	if (put_page_testzero(page)) {
+		if (order == 0)
+			free_hot_cold_page(page, false);
+		else
+			__free_pages_ok(page, order);
+	}
 }
 
 void put_page(struct page *page)
 {
 	check_page_pointer(page, "put_page");
-	if (put_page_testzero(page))
-		__free_pages_ok(page, (unsigned int)page->private);
+	if (put_page_testzero(page)) {
+		if (page->private == 0 && !PageHead(page))
+			free_hot_cold_page(page, false);
+		else
+			__free_pages_ok(page, (unsigned int)page->private);
+	}
 }
 
 void free_pages(unsigned long addr, unsigned int order)
@@ -231,7 +241,8 @@ void free_pages(unsigned long addr, unsigned int order)
 	__free_pages(virt_to_page((void *)addr), order);
 }
 
-static void free_hot_cold_page(struct page *page, bool cold)
+/* free_hot_page()/free_cold_page(): order 0 only, as Linux 2.6. */
+static void check_hot_cold_free(struct page *page, bool cold)
 {
 	check_page_pointer(page, cold ? "free_cold_page" : "free_hot_page");
 	if (page->private != 0 || PageHead(page)) {
@@ -241,17 +252,20 @@ static void free_hot_cold_page(struct page *page, bool cold)
 		dump_stack();
 		panic("hot/cold free of a higher-order page");
 	}
-	__free_pages(page, 0);
 }
 
 void free_hot_page(struct page *page)
 {
-	free_hot_cold_page(page, false);
+	check_hot_cold_free(page, false);
+	if (put_page_testzero(page))
+		free_hot_cold_page(page, false);
 }
 
 void free_cold_page(struct page *page)
 {
-	free_hot_cold_page(page, true);
+	check_hot_cold_free(page, true);
+	if (put_page_testzero(page))
+		free_hot_cold_page(page, true);
 }
 
 /*
@@ -278,8 +292,198 @@ void memblock_free_pages(unsigned long pfn, unsigned int order)
 	}
 	zone->managed_pages += nr;
 	page->private = order;
-	set_page_count(page, 1);
-	__free_pages(page, order);
+	__free_pages_ok(page, order);
+}
+
+/* ---- per-CPU page lists ---------------------------------------------- */
+
+/*
+ * Test and benchmark knob: when set, order-0 allocations and frees go
+ * straight to the buddy lists, so the two paths can be measured in one
+ * boot.  Never set outside tests.
+ */
+bool pcp_bypass;
+
+/*
+ * Linux 2.6's zone_batchsize: about a thousandth of the zone, at most
+ * 256 KiB worth, quartered (the lists hold several batches), at least 1,
+ * rounded to 2^n - 1 so that batches of different zones do not all alias
+ * in the same cache colours.
+ */
+unsigned int zone_batchsize(const struct zone *zone)
+{
+	unsigned long batch = zone->present_pages / 1024;
+
+	if (batch * PAGE_SIZE > 256 * 1024)
+		batch = (256 * 1024) / PAGE_SIZE;
+	batch /= 4;
+	if (batch < 1)
+		batch = 1;
+	return (1U << fls((unsigned int)(batch + batch / 2))) - 1;
+}
+
+static void pageset_init(struct per_cpu_pageset *p, unsigned int batch)
+{
+	struct per_cpu_pages *pcp = &p->pcp[0];	/* hot */
+
+	pcp->count = 0;
+	pcp->low = 2 * (int)batch;
+	pcp->high = 6 * (int)batch;
+	pcp->batch = (int)max(1U, batch);
+	INIT_LIST_HEAD(&pcp->list);
+
+	pcp = &p->pcp[1];			/* cold */
+	pcp->count = 0;
+	pcp->low = 0;
+	pcp->high = 2 * (int)batch;
+	pcp->batch = (int)max(1U, batch);
+	INIT_LIST_HEAD(&pcp->list);
+}
+
+void zone_pcp_init(struct zone *zone)
+{
+	unsigned int batch = zone_batchsize(zone);
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		pageset_init(&zone->pageset[cpu], batch);
+}
+
+/* Moves up to count order-0 pages from the buddy lists to list: one lock. */
+static int rmqueue_bulk(struct zone *zone, int count, struct list_head *list)
+{
+	int i;
+
+	spin_lock(&zone->lock);
+	zone_stat_inc(zone, NR_ZONE_LOCK);
+	for (i = 0; i < count; i++) {
+		struct page *page = __rmqueue(zone, 0);
+
+		if (!page)
+			break;
+		__SetPagePcp(page);
+		list_add_tail(&page->lru, list);
+	}
+	spin_unlock(&zone->lock);
+	return i;
+}
+
+/* Gives up to count pages from the cold end of a list back: one lock. */
+static int free_pages_bulk(struct zone *zone, int count, struct list_head *list)
+{
+	int i;
+
+	spin_lock(&zone->lock);
+	zone_stat_inc(zone, NR_ZONE_LOCK);
+	for (i = 0; i < count && !list_empty(list); i++) {
+		struct page *page = list_last_entry(list, struct page, lru);
+
+		list_del(&page->lru);
+		__ClearPagePcp(page);
+		__free_one_page(page, zone, 0);
+	}
+	spin_unlock(&zone->lock);
+	zone_stat_add(zone, NR_PCP_DRAIN, (unsigned long)i);
+	return i;
+}
+
+/*
+ * An order-0 page from this CPU's list: hot from the head of pcp[0], or
+ * (__GFP_COLD) from pcp[1].  A list at or below its low mark is first
+ * refilled with one batch; a hot request whose list stays empty (the
+ * buddy lists ran dry) takes a cold page rather than fail.
+ */
+static struct page *rmqueue_pcp(struct zone *zone, bool cold)
+{
+	struct per_cpu_pageset *ps;
+	struct per_cpu_pages *pcp;
+	struct page *page = NULL;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	ps = &zone->pageset[smp_processor_id()];
+	pcp = &ps->pcp[cold];
+	if (pcp->count <= pcp->low) {
+		zone_stat_inc(zone, NR_PCP_MISS);
+		pcp->count += rmqueue_bulk(zone, pcp->batch, &pcp->list);
+	} else {
+		zone_stat_inc(zone, NR_PCP_HIT);
+	}
+	if (!pcp->count && !cold && ps->pcp[1].count)
+		pcp = &ps->pcp[1];
+	if (pcp->count) {
+		page = list_first_entry(&pcp->list, struct page, lru);
+		list_del(&page->lru);
+		__ClearPagePcp(page);
+		pcp->count--;
+	}
+	local_irq_restore(flags);
+	return page;
+}
+
+static void free_hot_cold_page(struct page *page, bool cold)
+{
+	struct zone *zone = page_zone(page);
+	struct per_cpu_pages *pcp;
+	unsigned long flags;
+
+	if (pcp_bypass) {
+		__free_pages_ok(page, 0);
+		return;
+	}
+	free_pages_check(page, 0);
+	if (page_poisoning)
+		poison_pages(page, 1);
+	local_irq_save(flags);
+	pcp = &zone->pageset[smp_processor_id()].pcp[cold];
+	if (pcp->count >= pcp->high)
+		pcp->count -= free_pages_bulk(zone, pcp->batch, &pcp->list);
+	__SetPagePcp(page);
+	list_add(&page->lru, &pcp->list);
+	pcp->count++;
+	local_irq_restore(flags);
+}
+
+void drain_local_pages(void)
+{
+	int cpu, nid;
+	unsigned long flags;
+	struct zone *z;
+
+	local_irq_save(flags);
+	cpu = smp_processor_id();
+	for_each_online_node(nid)
+		for_each_zone_in_node(z, NODE_DATA(nid))
+			for (int i = 0; i < 2; i++) {
+				struct per_cpu_pages *pcp = &z->pageset[cpu].pcp[i];
+
+				pcp->count -= free_pages_bulk(z, pcp->count,
+							      &pcp->list);
+			}
+	local_irq_restore(flags);
+}
+
+static void drain_local_pages_ipi(void *unused)
+{
+	drain_local_pages();
+}
+
+void drain_all_pages(void)
+{
+	on_each_cpu(drain_local_pages_ipi, NULL, true);
+}
+
+unsigned long nr_pcp_pages(void)
+{
+	unsigned long n = 0;
+	struct zone *z;
+	int nid;
+
+	for_each_online_node(nid)
+		for_each_zone_in_node(z, NODE_DATA(nid))
+			for (int cpu = 0; cpu < NR_CPUS; cpu++)
+				n += (unsigned long)READ_ONCE(z->pageset[cpu].pcp[0].count) +
+				     (unsigned long)READ_ONCE(z->pageset[cpu].pcp[1].count);
+	return n;
 }
 
 /* ---- allocation ------------------------------------------------------ */
@@ -310,13 +514,15 @@ bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
 	return true;
 }
 
-static struct page *rmqueue(struct zone *zone, unsigned int order)
+static struct page *rmqueue(struct zone *zone, unsigned int order, gfp_t gfp)
 {
 	unsigned long flags;
 	struct page *page;
 
+	if (order == 0 && !pcp_bypass)
+		return rmqueue_pcp(zone, gfp & __GFP_COLD);
 	spin_lock_irqsave(&zone->lock, flags);
-	zone->vm_stat[NR_ZONE_LOCK]++;
+	zone_stat_inc(zone, NR_ZONE_LOCK);
 	page = __rmqueue(zone, order);
 	spin_unlock_irqrestore(&zone->lock, flags);
 	return page;
@@ -342,7 +548,7 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 					       alloc_flags))
 				continue;
 		}
-		page = rmqueue(z, order);
+		page = rmqueue(z, order, gfp);
 		if (page) {
 			prep_new_page(page, order, gfp);
 			return page;
@@ -404,6 +610,16 @@ static struct page *__alloc_pages(gfp_t gfp_mask, unsigned int order,
 	if (page)
 		goto got_pg;
 
+	/* Pages parked on per-CPU lists are free memory too: give them back. */
+	if (nr_pcp_pages()) {
+		if (wait)
+			drain_all_pages();
+		else
+			drain_local_pages();
+		page = get_page_from_freelist(gfp_mask, order, zl, alloc_flags);
+		if (page)
+			goto got_pg;
+	}
 	if (!wait)
 		goto nopage;
 
@@ -431,14 +647,14 @@ static struct page *__alloc_pages(gfp_t gfp_mask, unsigned int order,
 	}
 nopage:
 	if (preferred)
-		preferred->vm_stat[NR_ALLOC_FAIL]++;
+		zone_stat_inc(preferred, NR_ALLOC_FAIL);
 	warn_alloc_failed(gfp_mask, order);
 	return NULL;
 got_pg:
-	preferred->vm_stat[NR_ALLOC_SLOW]++;
+	zone_stat_inc(preferred, NR_ALLOC_SLOW);
 	return page;
 got_pg_fast:
-	preferred->vm_stat[NR_ALLOC_FAST]++;
+	zone_stat_inc(preferred, NR_ALLOC_FAST);
 	return page;
 }
 

@@ -89,6 +89,9 @@ static const char *const zone_stat_names[] = {
 	[NR_ALLOC_SLOW] = "nr_alloc_slow",
 	[NR_ALLOC_FAIL] = "nr_alloc_fail",
 	[NR_ZONE_LOCK] = "nr_zone_lock",
+	[NR_PCP_HIT] = "nr_pcp_hit",
+	[NR_PCP_MISS] = "nr_pcp_miss",
+	[NR_PCP_DRAIN] = "nr_pcp_drain",
 };
 BUILD_BUG_ON(ARRAY_SIZE(zone_stat_names) != NR_ZONE_STAT_ITEMS);
 
