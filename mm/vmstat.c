@@ -28,7 +28,8 @@
  *	        managed  %lu
  *	        protection: (%lu, %lu, %lu)	lowmem_reserve[], in pages
  *	      %-12s %lu			one per vm_stat[] counter
- *	  pagesets ...				zoneinfo_show_pagesets() hook
+ *	  pagesets, then per online CPU and list (0 hot, 1 cold):
+ *	    cpu: %d pcp: %d / count: / high: / batch:
  *	  start_pfn:           %lu
  *
  *   /proc/meminfo ("%-16s%8lu kB" of "Name:")
@@ -37,6 +38,9 @@
  *
  *   show_free_areas(), Linux 2.6's shape (sizes in kB unless stated):
  *	Mem-Info:
+ *	DMA per-cpu:				for every populated zone,
+ *	cpu 0 hot: high 6, batch 1 used:0	each online CPU's two lists
+ *	cpu 0 cold: high 2, batch 1 used:0
  *	DMA free:%lukB min:%lukB low:%lukB high:%lukB present:%lukB managed:%lukB
  *	lowmem_reserve[]: 0 880 880		(pages)
  *	  ... those two lines for every populated zone, then for each:
@@ -67,6 +71,7 @@
 
 #include "kernel/bug.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
@@ -218,9 +223,27 @@ void show_buddyinfo(void)
 /* ---------------------------------------------------------------- */
 /* /proc/zoneinfo */
 
-/* The per-CPU lists issue replaces this with the "  pagesets" block. */
-__weak void zoneinfo_show_pagesets(struct zone *zone)
+/*
+ * Linux 2.6's "pagesets" block: each online CPU's hot (pcp 0) and cold
+ * (pcp 1) list.  The counts are read without stopping their CPUs: a
+ * snapshot, exact only when the machine is quiet.
+ */
+static void zoneinfo_show_pagesets(struct zone *zone)
 {
+	int cpu;
+
+	printk(KERN_INFO "  pagesets\n");
+	for_each_online_cpu(cpu) {
+		for (int j = 0; j < 2; j++) {
+			const struct per_cpu_pages *pcp = &zone->pageset[cpu].pcp[j];
+
+			printk(KERN_INFO "    cpu: %d pcp: %d\n", cpu, j);
+			printk(KERN_INFO "              count: %d\n",
+			       READ_ONCE(pcp->count));
+			printk(KERN_INFO "              high:  %d\n", pcp->high);
+			printk(KERN_INFO "              batch: %d\n", pcp->batch);
+		}
+	}
 }
 
 static void zoneinfo_show_zone(struct zone *zone)
@@ -254,7 +277,6 @@ static void zoneinfo_show_zone(struct zone *zone)
 		printk(KERN_INFO "      %-12s %lu\n", zone_stat_names[i],
 		       s.vm_stat[i]);
 
-	/* ---- hook: the "  pagesets" block (per-CPU lists issue) ---- */
 	zoneinfo_show_pagesets(zone);
 
 	printk(KERN_INFO "  start_pfn:           %lu\n", s.zone_start_pfn);
@@ -389,6 +411,20 @@ void show_free_areas(void)
 	int nid;
 
 	printk(KERN_INFO "Mem-Info:\n");
+	for_each_populated_zone(nid, zone) {
+		int cpu;
+
+		printk(KERN_INFO "%s per-cpu:\n", zone->name);
+		for_each_online_cpu(cpu)
+			for (int j = 0; j < 2; j++) {
+				const struct per_cpu_pages *pcp =
+					&zone->pageset[cpu].pcp[j];
+
+				printk(KERN_INFO "cpu %d %s: high %d, batch %d used:%d\n",
+				       cpu, j ? "cold" : "hot", pcp->high,
+				       pcp->batch, READ_ONCE(pcp->count));
+			}
+	}
 	for_each_populated_zone(nid, zone)
 		free_areas_show_zone(zone, &ram, &highmem, &free);
 	for_each_populated_zone(nid, zone)

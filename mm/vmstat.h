@@ -32,24 +32,11 @@ void show_mem_dumps(void);
  */
 
 /*
- * Hooks for later issues.  vmstat.c defines both __weak and empty; a
- * strong definition elsewhere replaces it at link time.  Both are called
- * with no lock held and print their own lines (one per printk, KERN_INFO).
- *
- * zoneinfo_show_pagesets: the whole "  pagesets" block of one populated
- * zone in /proc/zoneinfo, printed after the zone's counters and before
- * its "  start_pfn:" line, as Linux orders them:
- *	  pagesets
- *	    cpu: 0
- *	              count: 12
- *	              high:  186
- *	              batch: 31
- * (with no per-CPU lists there is no pagesets block at all).
- *
- * meminfo_show_extra: further /proc/meminfo lines (Slab:, ...), printed
- * after LowFree; format them with format_meminfo_line().
+ * A hook for the slab and mempool layers: further /proc/meminfo lines
+ * (Slab:, ...), printed after LowFree with no lock held, one per printk;
+ * format them with format_meminfo_line().  vmstat.c defines it __weak
+ * and empty; a strong definition elsewhere replaces it at link time.
  */
-void zoneinfo_show_pagesets(struct zone *zone);
 void meminfo_show_extra(void);
 
 /*
