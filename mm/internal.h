@@ -39,6 +39,16 @@ void check_new_pages(struct page *page, unsigned int order);
 /* Order-0 pages bypass the per-CPU lists while set (tests, benchmarks). */
 extern bool pcp_bypass;
 
+/*
+ * The per-CPU list operations on an explicit zone, so that tests can run
+ * them on a private one: take a page from this CPU's hot (or cold) list,
+ * refilling it from the buddy lists; put a free page on it, trimming it
+ * at high; empty this CPU's lists of the zone.
+ */
+struct page *pcp_alloc(struct zone *zone, bool cold);
+void pcp_free(struct zone *zone, struct page *page, bool cold);
+void zone_drain_local(struct zone *zone);
+
 /* Fills or checks the poison of a free page (page_poison=1). */
 extern bool page_poisoning;
 void poison_pages(struct page *page, unsigned int nr);

@@ -392,7 +392,7 @@ static int free_pages_bulk(struct zone *zone, int count, struct list_head *list)
  * refilled with one batch; a hot request whose list stays empty (the
  * buddy lists ran dry) takes a cold page rather than fail.
  */
-static struct page *rmqueue_pcp(struct zone *zone, bool cold)
+struct page *pcp_alloc(struct zone *zone, bool cold)
 {
 	struct per_cpu_pageset *ps;
 	struct per_cpu_pages *pcp;
@@ -420,19 +420,12 @@ static struct page *rmqueue_pcp(struct zone *zone, bool cold)
 	return page;
 }
 
-static void free_hot_cold_page(struct page *page, bool cold)
+/* Puts a free order-0 page on this CPU's list of zone (checked already). */
+void pcp_free(struct zone *zone, struct page *page, bool cold)
 {
-	struct zone *zone = page_zone(page);
 	struct per_cpu_pages *pcp;
 	unsigned long flags;
 
-	if (pcp_bypass) {
-		__free_pages_ok(page, 0);
-		return;
-	}
-	free_pages_check(page, 0);
-	if (page_poisoning)
-		poison_pages(page, 1);
 	local_irq_save(flags);
 	pcp = &zone->pageset[smp_processor_id()].pcp[cold];
 	if (pcp->count >= pcp->high)
@@ -443,23 +436,40 @@ static void free_hot_cold_page(struct page *page, bool cold)
 	local_irq_restore(flags);
 }
 
-void drain_local_pages(void)
+static void free_hot_cold_page(struct page *page, bool cold)
 {
-	int cpu, nid;
+	if (pcp_bypass) {
+		__free_pages_ok(page, 0);
+		return;
+	}
+	free_pages_check(page, 0);
+	if (page_poisoning)
+		poison_pages(page, 1);
+	pcp_free(page_zone(page), page, cold);
+}
+
+/* Empties this CPU's two lists of one zone. */
+void zone_drain_local(struct zone *zone)
+{
 	unsigned long flags;
-	struct zone *z;
+	struct per_cpu_pageset *ps;
 
 	local_irq_save(flags);
-	cpu = smp_processor_id();
+	ps = &zone->pageset[smp_processor_id()];
+	for (int i = 0; i < 2; i++)
+		ps->pcp[i].count -= free_pages_bulk(zone, ps->pcp[i].count,
+						    &ps->pcp[i].list);
+	local_irq_restore(flags);
+}
+
+void drain_local_pages(void)
+{
+	struct zone *z;
+	int nid;
+
 	for_each_online_node(nid)
 		for_each_zone_in_node(z, NODE_DATA(nid))
-			for (int i = 0; i < 2; i++) {
-				struct per_cpu_pages *pcp = &z->pageset[cpu].pcp[i];
-
-				pcp->count -= free_pages_bulk(z, pcp->count,
-							      &pcp->list);
-			}
-	local_irq_restore(flags);
+			zone_drain_local(z);
 }
 
 static void drain_local_pages_ipi(void *unused)
@@ -520,7 +530,7 @@ static struct page *rmqueue(struct zone *zone, unsigned int order, gfp_t gfp)
 	struct page *page;
 
 	if (order == 0 && !pcp_bypass)
-		return rmqueue_pcp(zone, gfp & __GFP_COLD);
+		return pcp_alloc(zone, gfp & __GFP_COLD);
 	spin_lock_irqsave(&zone->lock, flags);
 	zone_stat_inc(zone, NR_ZONE_LOCK);
 	page = __rmqueue(zone, order);

@@ -102,3 +102,14 @@ static void misuse_page_poison_uaf(void)
 	       n, page_to_pfn(page), got ? "came back" : "never came back");
 }
 KTEST_MISUSE(page_poison_uaf, misuse_page_poison_uaf);
+
+/* free_hot_page() is for single pages: an order-2 block is a BUG. */
+static void misuse_free_hot_high_order(void)
+{
+	struct page *page = alloc_pages(GFP_KERNEL, 2);
+
+	if (!page)
+		return;
+	free_hot_page(page);
+}
+KTEST_MISUSE(free_hot_high_order, misuse_free_hot_high_order);
