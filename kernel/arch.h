@@ -8,6 +8,7 @@
 #define KERNEL_ARCH_H
 
 #include "lib/compiler.h"
+#include "kernel/nr_cpus.h"
 #include "lib/types.h"
 
 /* Console, descriptor tables, trap handlers: the first thing start_kernel does. */
@@ -46,6 +47,32 @@ const void *arch_early_phys_to_virt(phys_addr_t pa, size_t len);
 
 /* Busy-waits (calibrated cycle counter). */
 void udelay(unsigned long usecs);
+
+/* ---- the platform: CPUs and NUMA, from the firmware ---- */
+
+/*
+ * Reads the firmware's tables (ACPI on the PC) and fixes the CPUs: sets
+ * nr_cpu_ids (at most max_cpus, at least 1) and their order.
+ */
+void arch_platform_init(unsigned int max_cpus);
+
+#define FW_NUMA_MAX_BLKS 32
+#define FW_NUMA_MAX_LOCALITIES 8
+
+/* What the firmware says about NUMA, in proximity domains (PXMs). */
+struct fw_numa {
+	unsigned int nr_blks;
+	struct {
+		u64 start, end;		/* [start, end) */
+		unsigned int pxm;
+	} blk[FW_NUMA_MAX_BLKS];	/* enabled, present memory only */
+	int cpu_pxm[NR_CPUS];		/* by CPU number; -1 when unknown */
+	unsigned int nr_localities;	/* 0 without a distance table */
+	u8 dist[FW_NUMA_MAX_LOCALITIES][FW_NUMA_MAX_LOCALITIES];
+};
+
+/* Fills fw; false when the firmware describes no NUMA memory. */
+bool arch_firmware_numa(struct fw_numa *fw);
 
 /* ---- CPUs ---- */
 

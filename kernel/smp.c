@@ -24,9 +24,12 @@
  */
 #include "kernel/arch.h"
 #include "kernel/bug.h"
+#include "kernel/cmdline.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
+#include "lib/errno.h"
+#include "lib/kstrtox.h"
 
 struct call_data {
 	smp_call_func_t func;
@@ -163,3 +166,25 @@ void on_each_cpu(smp_call_func_t func, void *info, bool wait)
 		all[i] = ~0UL;
 	call_function_many(all, func, info, wait, true);
 }
+
+/* ---- nosmp and maxcpus= ---- */
+
+unsigned int setup_max_cpus = NR_CPUS;
+
+static int nosmp_setup(const char *val)
+{
+	setup_max_cpus = 1;
+	return 0;
+}
+early_param("nosmp", nosmp_setup);
+
+static int maxcpus_setup(const char *val)
+{
+	unsigned int n;
+
+	if (!val || kstrtouint(val, 0, &n))
+		return -EINVAL;
+	setup_max_cpus = n ? n : 1;	/* maxcpus=0 is nosmp */
+	return 0;
+}
+early_param("maxcpus", maxcpus_setup);

@@ -22,6 +22,8 @@ static inline int smp_processor_id(void)
 }
 
 extern unsigned int nr_cpu_ids;		/* possible CPUs */
+/* nosmp (1) or maxcpus=N: the most CPUs to bring up. */
+extern unsigned int setup_max_cpus;
 extern unsigned long cpu_online_bits[BITS_TO_LONGS(NR_CPUS)];
 
 static inline bool cpu_online(int cpu)

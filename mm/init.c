@@ -16,6 +16,7 @@
  */
 #include "asm/pgtable.h"
 #include "asm/timex.h"
+#include "kernel/arch.h"
 #include "kernel/bug.h"
 #include "kernel/multiboot.h"
 #include "kernel/printk.h"
@@ -26,6 +27,7 @@
 #include "mm/internal.h"
 #include "mm/memblock.h"
 #include "mm/mmzone.h"
+#include "mm/topology.h"
 
 #define BIOS_AREA_START 0x9F000
 #define BIOS_AREA_END 0x100000
@@ -33,8 +35,9 @@
 #define PFN_DOWN(x) ((unsigned long)((x) >> PAGE_SHIFT))
 #define PFN_PHYS(x) ((phys_addr_t)(x) << PAGE_SHIFT)
 #define FOUR_GB (1ULL << 32)
+#define LOW_1MB 0x100000
 
-unsigned long boot_reserved_pages[MAX_NR_ZONES];
+unsigned long boot_reserved_pages[MAX_NUMNODES][MAX_NR_ZONES];
 
 /* Start-up cost, for the bench_page suite (see mm/init.h). */
 u64 mm_init_cycles, free_all_cycles;
@@ -54,8 +57,9 @@ static void reserve_boot_ranges(const struct boot_info *bi)
 	}
 }
 
-/* Whole pages of RAM in [start, end): the zones' present_pages. */
-static unsigned long ram_pages_in(unsigned long start, unsigned long end)
+/* Whole pages of node nid's RAM in [start, end): a zone's present_pages. */
+static unsigned long ram_pages_in(int nid, unsigned long start,
+				  unsigned long end)
 {
 	unsigned long n = 0;
 
@@ -64,10 +68,26 @@ static unsigned long ram_pages_in(unsigned long start, unsigned long end)
 		unsigned long s = max(PFN_UP(r->base), start);
 		unsigned long e = min(PFN_DOWN(r->base + r->size), end);
 
-		if (e > s)
+		if (r->nid == nid && e > s)
 			n += e - s;
 	}
 	return n;
+}
+
+/* The pfn span of node nid's RAM below max_pfn: [*start, *end). */
+static bool node_span(int nid, unsigned long *start, unsigned long *end)
+{
+	*start = ~0UL;
+	*end = 0;
+	for (unsigned long i = 0; i < memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+
+		if (r->nid != nid || PFN_DOWN(r->base) >= max_pfn)
+			continue;
+		*start = min(*start, PFN_DOWN(r->base));
+		*end = max(*end, min(PFN_UP(r->base + r->size), max_pfn));
+	}
+	return *end > *start;
 }
 
 static void print_zone_ranges(const unsigned long *limit)
@@ -105,6 +125,17 @@ static void print_zone_ranges(const unsigned long *limit)
  * a page count it once (regions are sorted, so remembering the last pfn
  * counted is enough).
  */
+static int pfn_node(unsigned long pfn)
+{
+	for (unsigned long i = 0; i < memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+
+		if (PFN_PHYS(pfn) >= r->base && PFN_PHYS(pfn) < r->base + r->size)
+			return r->nid;
+	}
+	return 0;
+}
+
 static void count_reserved(const unsigned long *limit)
 {
 	unsigned long next = 0; /* first pfn not yet counted */
@@ -120,7 +151,7 @@ static void count_reserved(const unsigned long *limit)
 							   ZONE_HIGHMEM;
 
 			if (memblock_is_region_memory(PFN_PHYS(pfn), PAGE_SIZE))
-				boot_reserved_pages[j]++;
+				boot_reserved_pages[pfn_node(pfn)][j]++;
 		}
 		next = max(next, e);
 	}
@@ -154,6 +185,38 @@ static void *boot_alloc_page(void)
 	return memblock_alloc(PAGE_SIZE, PAGE_SIZE);
 }
 
+/*
+ * mem_map lives at a fixed virtual address (VMEMMAP_START), mapped page by
+ * page, so that each node's part of it can sit in that node's own memory
+ * while pfn_to_page() stays one addition.  A page of mem_map describes
+ * 128 frames; it comes from the node of the first of them when that node
+ * has low memory to spare, from anywhere in low memory otherwise.
+ */
+static void vmemmap_populate(void)
+{
+	unsigned long bytes = ALIGN(max_pfn * sizeof(struct page), PAGE_SIZE);
+
+	if (VMEMMAP_START + bytes > VMEMMAP_END)
+		panic("mem_map of %lu pages does not fit the vmemmap area", max_pfn);
+	for (unsigned long off = 0; off < bytes; off += PAGE_SIZE) {
+		unsigned long pfn = off / sizeof(struct page), start, end;
+		int nid = pfn_node(pfn);
+		phys_addr_t pa = 0;
+
+		if (node_span(nid, &start, &end))
+			pa = memblock_phys_alloc_range(PAGE_SIZE, PAGE_SIZE,
+						       PFN_PHYS(start),
+						       PFN_PHYS(min(end, max_low_pfn)));
+		if (!pa)
+			pa = memblock_phys_alloc(PAGE_SIZE, PAGE_SIZE);
+		if (!pa)
+			panic("no memory for mem_map");
+		memset(__va((unsigned long)pa), 0, PAGE_SIZE);
+		map_kernel_page(VMEMMAP_START + off, pa, boot_alloc_page);
+	}
+	mem_map = (struct page *)VMEMMAP_START;
+}
+
 void mm_core_init(const struct boot_info *bi)
 {
 	unsigned long limit[MAX_NR_ZONES];
@@ -164,6 +227,9 @@ void mm_core_init(const struct boot_info *bi)
 
 	e820__memblock_setup();
 	reserve_boot_ranges(bi);
+	arch_set_trampoline_page(memblock_phys_alloc_range(PAGE_SIZE, PAGE_SIZE,
+							   PAGE_SIZE, LOW_1MB));
+	numa_init();
 
 	end = memblock_end_of_DRAM();
 	if (end > FOUR_GB)
@@ -177,10 +243,7 @@ void mm_core_init(const struct boot_info *bi)
 	memblock_set_current_limit(PFN_PHYS(max_low_pfn));
 	paging_init(max_low_pfn, boot_alloc_page);
 
-	mem_map = memblock_alloc((phys_addr_t)max_pfn * sizeof(struct page),
-				 PAGE_SIZE);
-	if (!mem_map)
-		panic("no memory for mem_map (%lu pages)", max_pfn);
+	vmemmap_populate();
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
 		__SetPageReserved(&mem_map[pfn]);
 		set_page_count(&mem_map[pfn], 1);
@@ -190,14 +253,23 @@ void mm_core_init(const struct boot_info *bi)
 	limit[ZONE_NORMAL] = max_low_pfn;
 	limit[ZONE_HIGHMEM] = max_pfn;
 	print_zone_ranges(limit);
-	pr_info("Initmem setup node 0 [mem %#018llx-%#018llx]\n", 0ULL,
-		(unsigned long long)PFN_PHYS(max_pfn) - 1);
-	free_area_init_node(0, 0, max_pfn, limit, ram_pages_in);
-	pr_info("On node 0 totalpages: %lu\n", NODE_DATA(0)->node_present_pages);
-	for_each_zone_in_node(z, NODE_DATA(0))
-		if (populated_zone(z))
-			pr_info("  %s zone: %lu pages, LIFO batch:%u\n", z->name,
-				z->present_pages, zone_batchsize(z));
+	for (int nid = 0; nid < nr_online_nodes; nid++) {
+		unsigned long start, end;
+
+		if (!node_span(nid, &start, &end))
+			start = end = 0;
+		pr_info("Initmem setup node %d [mem %#018llx-%#018llx]\n", nid,
+			(unsigned long long)PFN_PHYS(start),
+			(unsigned long long)PFN_PHYS(end) - 1);
+		free_area_init_node(nid, start, end, limit, ram_pages_in);
+		pr_info("On node %d totalpages: %lu\n", nid,
+			NODE_DATA(nid)->node_present_pages);
+		for_each_zone_in_node(z, NODE_DATA(nid))
+			if (populated_zone(z))
+				pr_info("  %s zone: %lu pages, LIFO batch:%u\n",
+					z->name, z->present_pages,
+					zone_batchsize(z));
+	}
 	build_all_zonelists();
 
 	memblock_dump_all();
@@ -206,9 +278,10 @@ void mm_core_init(const struct boot_info *bi)
 	free_all_pages = memblock_free_all();
 	free_all_cycles = get_cycles() - t_free;
 
-	for_each_zone_in_node(z, NODE_DATA(0))
-		if (!is_highmem(z))
-			lowmem_pages += z->present_pages;
+	for (int nid = 0; nid < nr_online_nodes; nid++)
+		for_each_zone_in_node(z, NODE_DATA(nid))
+			if (!is_highmem(z))
+				lowmem_pages += z->present_pages;
 	min_free_kbytes = calculate_min_free_kbytes(lowmem_pages);
 	setup_per_zone_pages_min();
 	setup_per_zone_lowmem_reserve();

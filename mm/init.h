@@ -8,7 +8,7 @@
 void mm_core_init(const struct boot_info *bi);
 
 /* Pages of RAM reserved at boot in each zone (kernel, firmware, mem_map). */
-extern unsigned long boot_reserved_pages[MAX_NR_ZONES];
+extern unsigned long boot_reserved_pages[MAX_NUMNODES][MAX_NR_ZONES];
 
 /*
  * Start-up cost in cycle-counter (TSC) cycles, for the bench_page suite:

@@ -42,7 +42,7 @@ static const unsigned int lowmem_reserve_ratio[MAX_NR_ZONES - 1] = { 256, 32 };
 void free_area_init_node(int nid, unsigned long start_pfn,
 			 unsigned long end_pfn,
 			 const unsigned long *zone_limit,
-			 unsigned long (*present)(unsigned long start,
+			 unsigned long (*present)(int nid, unsigned long start,
 						  unsigned long end))
 {
 	pg_data_t *pgdat = &node_data_storage[nid];
@@ -69,7 +69,7 @@ void free_area_init_node(int nid, unsigned long start_pfn,
 		z->name = zone_names[j];
 		z->zone_start_pfn = zone_start;
 		z->spanned_pages = zend - zone_start;
-		z->present_pages = present(zone_start, zend);
+		z->present_pages = present(nid, zone_start, zend);
 		zone_pcp_init(z);
 		pgdat->node_present_pages += z->present_pages;
 		if (z->present_pages)

@@ -186,7 +186,7 @@ extern int min_free_kbytes;
 void free_area_init_node(int nid, unsigned long start_pfn,
 			 unsigned long end_pfn,
 			 const unsigned long *zone_end_pfn,
-			 unsigned long (*present)(unsigned long start,
+			 unsigned long (*present)(int nid, unsigned long start,
 						  unsigned long end));
 void build_all_zonelists(void);
 void setup_per_zone_pages_min(void);

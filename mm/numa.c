@@ -2,8 +2,196 @@
  * mm/numa.c - NUMA nodes: which node each CPU and each range of memory is
  * on, and how far apart the nodes are.
  *
- * Until the firmware's SRAT/SLIT are read, there is one node, 0.
+ * The firmware (ACPI SRAT/SLIT, through arch_firmware_numa()) describes
+ * memory and CPUs by proximity domain (PXM).  Domains that own memory
+ * below 4 GiB become nodes 0, 1, ... in increasing PXM order; memblock
+ * tags each range with its node, and the zones are then built per node.
+ * A CPU in a domain without memory goes to the nearest node that has some.
+ * Distances come from the SLIT (10 to itself); without one, 10 and 20.
+ *
+ * numa=off keeps one node whatever the firmware says; numa=fake=N splits
+ * memory into N nodes of (nearly) equal RAM when the firmware describes
+ * none, with CPUs dealt to them in turn - how to try NUMA code on a
+ * machine that has none.  Runs once, at boot, on the boot CPU.
  */
+#include "kernel/arch.h"
+#include "kernel/cmdline.h"
+#include "kernel/printk.h"
+#include "lib/errno.h"
+#include "lib/kstrtox.h"
+#include "lib/string.h"
+#include "mm/memblock.h"
+#include "mm/mmzone.h"
 #include "mm/topology.h"
 
+#define FOUR_GB (1ULL << 32)
+#define LOCAL_DISTANCE 10
+#define REMOTE_DISTANCE 20
+
 int cpu_node_map[NR_CPUS];
+static u8 numa_dist[MAX_NUMNODES][MAX_NUMNODES];
+static bool have_dist;
+static bool numa_off;
+static unsigned int numa_fake;
+
+static int numa_setup(const char *val)
+{
+	unsigned int n;
+
+	if (val && !strcmp(val, "off")) {
+		numa_off = true;
+		return 0;
+	}
+	if (val && !strncmp(val, "fake=", 5) && !kstrtouint(val + 5, 10, &n) &&
+	    n >= 1 && n <= MAX_NUMNODES) {
+		numa_fake = n;
+		return 0;
+	}
+	return -EINVAL;
+}
+early_param("numa", numa_setup);
+
+int node_distance(int from, int to)
+{
+	if (have_dist)
+		return numa_dist[from][to];
+	return from == to ? LOCAL_DISTANCE : REMOTE_DISTANCE;
+}
+
+static phys_addr_t ram_below_4g(void)
+{
+	phys_addr_t sum = 0;
+
+	for (unsigned long i = 0; i < memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+
+		if (r->base < FOUR_GB)
+			sum += min(r->base + r->size, (phys_addr_t)FOUR_GB) - r->base;
+	}
+	return sum;
+}
+
+/* The firmware's layout; false (nothing changed) when it is unusable. */
+static bool numa_from_firmware(const struct fw_numa *fw)
+{
+	int pxm_node[256];
+	int node_pxm[MAX_NUMNODES];
+	int nodes = 0;
+
+	for (int p = 0; p < 256; p++)
+		pxm_node[p] = -1;
+	/* Domains with memory below 4 GiB, in PXM order, become nodes. */
+	for (unsigned int p = 0; p < 256; p++)
+		for (unsigned int i = 0; i < fw->nr_blks; i++) {
+			if (fw->blk[i].pxm != p || fw->blk[i].start >= FOUR_GB)
+				continue;
+			if (nodes == MAX_NUMNODES) {
+				pr_warn("NUMA: more than %d nodes; ignoring the firmware's\n",
+					MAX_NUMNODES);
+				return false;
+			}
+			pxm_node[p] = nodes;
+			node_pxm[nodes++] = (int)p;
+			break;
+		}
+	if (nodes <= 1)
+		return false;
+	for (unsigned int i = 0; i < fw->nr_blks; i++) {
+		u64 s = fw->blk[i].start, e = min(fw->blk[i].end, FOUR_GB);
+
+		if (fw->blk[i].pxm < 256 && pxm_node[fw->blk[i].pxm] >= 0 && e > s)
+			memblock_set_node(s, e - s, pxm_node[fw->blk[i].pxm]);
+	}
+	if (fw->nr_localities) {
+		for (int a = 0; a < nodes; a++)
+			for (int b = 0; b < nodes; b++)
+				numa_dist[a][b] = (unsigned)node_pxm[a] < fw->nr_localities &&
+							  (unsigned)node_pxm[b] < fw->nr_localities ?
+						  fw->dist[node_pxm[a]][node_pxm[b]] :
+						  (a == b ? LOCAL_DISTANCE : REMOTE_DISTANCE);
+		have_dist = true;
+	}
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		int pxm = fw->cpu_pxm[cpu];
+		int best = 0;
+
+		if (pxm >= 0 && pxm < 256 && pxm_node[pxm] >= 0) {
+			cpu_node_map[cpu] = pxm_node[pxm];
+			continue;
+		}
+		/* A domain without memory: the nearest node that has some. */
+		if (pxm >= 0 && (unsigned)pxm < fw->nr_localities)
+			for (int n = 1; n < nodes; n++)
+				if (fw->dist[pxm][node_pxm[n]] <
+				    fw->dist[pxm][node_pxm[best]])
+					best = n;
+		cpu_node_map[cpu] = best;
+	}
+	nr_online_nodes = nodes;
+	return true;
+}
+
+/*
+ * numa=fake=N: cut RAM below 4 GiB into n pieces of (to a page) equal RAM.
+ * The cut points are found first, on a copy of the region list, because
+ * tagging regions splits them.
+ */
+static void numa_emulate(unsigned int n)
+{
+	phys_addr_t per = ALIGN_DOWN(ram_below_4g() / n, PAGE_SIZE);
+	phys_addr_t bound[MAX_NUMNODES + 1], acc = 0;
+	unsigned long cnt = memblock.memory.cnt;
+	unsigned int k = 1;
+
+	bound[0] = 0;
+	for (unsigned long i = 0; i < cnt && k < n; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+		phys_addr_t s = r->base, e = min(r->base + r->size, (phys_addr_t)FOUR_GB);
+
+		while (s < e && k < n) {
+			phys_addr_t need = (phys_addr_t)k * per - acc;
+
+			if (e - s < need) {
+				acc += e - s;
+				break;
+			}
+			s += need;
+			acc += need;
+			bound[k++] = s;
+		}
+	}
+	while (k <= n)
+		bound[k++] = FOUR_GB;
+	for (k = 0; k < n; k++)
+		if (bound[k + 1] > bound[k])
+			memblock_set_node(bound[k], bound[k + 1] - bound[k], (int)k);
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		cpu_node_map[cpu] = cpu % (int)n;
+	nr_online_nodes = (int)n;
+}
+
+void numa_init(void)
+{
+	static struct fw_numa fw;
+	bool firmware = arch_firmware_numa(&fw);
+
+	nr_online_nodes = 1;
+	if (numa_off) {
+		pr_info("NUMA turned off\n");
+		return;
+	}
+	if (firmware) {
+		if (numa_fake)
+			pr_info("NUMA: numa=fake=%u ignored: the firmware describes the nodes\n",
+				numa_fake);
+		if (!numa_from_firmware(&fw))
+			pr_info("NUMA: the firmware describes one node\n");
+		return;
+	}
+	if (numa_fake > 1) {
+		pr_info("NUMA: emulating %u nodes (numa=fake)\n", numa_fake);
+		numa_emulate(numa_fake);
+		return;
+	}
+	pr_info("No NUMA configuration found\n");
+}

@@ -40,6 +40,7 @@
 #include "mm/internal.h"
 #include "mm/mm.h"
 #include "mm/mmzone.h"
+#include "mm/topology.h"
 
 struct page *mem_map;
 unsigned long max_pfn;
@@ -666,11 +667,6 @@ got_pg:
 got_pg_fast:
 	zone_stat_inc(preferred, NR_ALLOC_FAST);
 	return page;
-}
-
-static inline int numa_node_id(void)
-{
-	return 0;
 }
 
 struct page *alloc_pages_node(int nid, gfp_t gfp_mask, unsigned int order)

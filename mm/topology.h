@@ -23,4 +23,7 @@ static inline int numa_node_id(void)
 	return cpu_to_node(smp_processor_id());
 }
 
+/* Reads the NUMA layout (mm/numa.c); before the zones are built. */
+void numa_init(void);
+
 #endif /* MM_TOPOLOGY_H */

@@ -22,6 +22,7 @@
 #include "mm/internal.h"
 #include "mm/mm.h"
 #include "mm/mmzone.h"
+#include "asm/pgtable.h"
 #include "tests/ktest.h"
 
 #define FOUR_GB (1ULL << 32)
@@ -263,18 +264,18 @@ static void managed_and_free_pages(struct ktest *t)
 		struct zone *z = zone0(j);
 		unsigned long zfree = READ_ONCE(z->free_pages);
 
-		KTEST_EXPECT_LE(t, boot_reserved_pages[j], ex.present[j]);
-		if (boot_reserved_pages[j] != seen[j])
+		KTEST_EXPECT_LE(t, boot_reserved_pages[0][j], ex.present[j]);
+		if (boot_reserved_pages[0][j] != seen[j])
 			KTEST_FAIL(t, "zone %s: boot_reserved_pages %lu, but %lu of its RAM pages are PageReserved",
-				   zone_names[j], boot_reserved_pages[j], seen[j]);
+				   zone_names[j], boot_reserved_pages[0][j], seen[j]);
 		if (z->managed_pages != ex.present[j] - seen[j])
 			KTEST_FAIL(t, "zone %s: managed_pages %lu, expected present %lu - PageReserved %lu",
 				   zone_names[j], z->managed_pages,
 				   ex.present[j], seen[j]);
-		if (z->managed_pages != ex.present[j] - boot_reserved_pages[j])
+		if (z->managed_pages != ex.present[j] - boot_reserved_pages[0][j])
 			KTEST_FAIL(t, "zone %s: managed_pages %lu, expected present %lu - reserved %lu",
 				   zone_names[j], z->managed_pages,
-				   ex.present[j], boot_reserved_pages[j]);
+				   ex.present[j], boot_reserved_pages[0][j]);
 		if (zfree > z->managed_pages)
 			KTEST_FAIL(t, "zone %s: %lu free pages, only %lu managed",
 				   zone_names[j], zfree, z->managed_pages);
@@ -299,16 +300,13 @@ static void holes_and_boot_ranges_reserved(struct ktest *t)
 {
 	unsigned long kstart = down_pfn((unsigned long)__kernel_phys_start);
 	unsigned long kend = up_pfn((unsigned long)__kernel_phys_end);
-	unsigned long mstart = down_pfn(__pa(mem_map));
-	unsigned long mend = up_pfn(__pa(mem_map + max_pfn));
-	unsigned long holes = 0, bad = 0, image = 0;
+	unsigned long map_bytes = max_pfn * sizeof(struct page);
+	unsigned long holes = 0, bad = 0, image = 0, map_pages = 0;
 
 	need_one_node(t);
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
 		const struct page *page = pfn_to_page(pfn);
-		bool must_reserve = pfn == 0 ||
-				    (pfn >= kstart && pfn < kend) ||
-				    (pfn >= mstart && pfn < mend);
+		bool must_reserve = pfn == 0 || (pfn >= kstart && pfn < kend);
 
 		if (!pfn_is_ram(pfn))
 			holes++;
@@ -324,12 +322,27 @@ static void holes_and_boot_ranges_reserved(struct ktest *t)
 				   pfn, pfn_is_ram(pfn) ? "boot range" : "hole",
 				   page_count(page), page->flags & PAGE_FLAGS_MASK);
 	}
+	/* mem_map is mapped page by page (vmemmap): each of its frames. */
+	for (unsigned long off = 0; off < map_bytes; off += PAGE_SIZE) {
+		phys_addr_t pa = kernel_page_phys((unsigned long)mem_map + off);
+		const struct page *page;
+
+		KTEST_ASSERT_NE(t, pa, (phys_addr_t)~0ULL);
+		page = pfn_to_page((unsigned long)(pa >> PAGE_SHIFT));
+		map_pages++;
+		if (PageReserved(page) && !PageBuddy(page) &&
+		    page_count(page) == 1)
+			continue;
+		if (bad++ == 0)
+			KTEST_FAIL(t, "mem_map frame %#llx has refcount %d flags %#lx, expected reserved",
+				   (unsigned long long)pa, page_count(page),
+				   page->flags & PAGE_FLAGS_MASK);
+	}
 	KTEST_EXPECT_EQ(t, bad, 0UL);
-	/* ZONE_DMA's reserved RAM holds at least page 0 and the kernel image
-	 * (and mem_map, when it lies below 16 MiB). */
-	KTEST_EXPECT_GE(t, boot_reserved_pages[ZONE_DMA], image);
-	ktest_printf(t, "%lu pfns below max_pfn are not RAM; kernel [%#lx, %#lx) mem_map [%#lx, %#lx)",
-		     holes, kstart, kend, mstart, mend);
+	/* ZONE_DMA's reserved RAM holds at least page 0 and the kernel image. */
+	KTEST_EXPECT_GE(t, boot_reserved_pages[0][ZONE_DMA], image);
+	ktest_printf(t, "%lu pfns below max_pfn are not RAM; kernel [%#lx, %#lx); mem_map in %lu frames",
+		     holes, kstart, kend, map_pages);
 }
 
 /* -m above 3.5G: QEMU puts RAM above 4 GiB, which this kernel ignores. */

@@ -126,3 +126,30 @@ void set_identity_low_mapping(bool on)
 	boot_page_dir[0] = on ? (0 | PDE_PS | PTE_RW | PTE_P) : 0;
 	write_cr3(read_cr3());
 }
+
+void map_kernel_page(unsigned long vaddr, phys_addr_t pa,
+		     void *(*alloc_page)(void))
+{
+	u32 *pde = &boot_page_dir[pgd_index(vaddr)];
+
+	BUG_ON(*pde & PDE_PS);
+	if (!(*pde & PTE_P))
+		*pde = (u32)__pa(alloc_page_table(alloc_page)) | PTE_RW | PTE_P;
+	*pte_ptr(vaddr) = (u32)pa | PTE_RW | PTE_P;
+	invlpg(vaddr);
+}
+
+phys_addr_t kernel_page_phys(unsigned long vaddr)
+{
+	u32 pde = boot_page_dir[pgd_index(vaddr)], pte;
+
+	if (!(pde & PTE_P))
+		return ~0ULL;
+	if (pde & PDE_PS)
+		return (pde & ~(PGDIR_SIZE - 1)) + (vaddr & (PGDIR_SIZE - 1));
+	pte = ((u32 *)__va(pde & PAGE_MASK))[(vaddr >> PAGE_SHIFT) &
+					     (PTRS_PER_PTE - 1)];
+	if (!(pte & PTE_P))
+		return ~0ULL;
+	return (pte & PAGE_MASK) + (vaddr & ~PAGE_MASK);
+}

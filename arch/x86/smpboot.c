@@ -18,6 +18,7 @@
  */
 #include "arch/x86/desc.h"
 #include "arch/x86/irq.h"
+#include "arch/x86/smp.h"
 #include "asm/apic.h"
 #include "asm/irqflags.h"
 #include "asm/page.h"
@@ -36,7 +37,6 @@ extern char trampoline_start[], trampoline_end[], tr_pm32[], tr_gdt[],
 	tr_gdt_desc[], tr_far[], tr_cr3[], tr_stack[], tr_entry[], tr_cpu[];
 extern u32 boot_page_dir[];
 
-unsigned int cpu_apic_id[NR_CPUS];
 static phys_addr_t trampoline_pa;
 
 void arch_set_trampoline_page(phys_addr_t pa)
@@ -121,8 +121,12 @@ void arch_smp_boot_cpus(void *(*alloc_stack)(int cpu, size_t size))
 	unsigned int booted = 1;
 	int cpu;
 
+	lapic_map(lapic_phys_base);
+	lapic_setup_this_cpu();
 	set_vector_handler(CALL_FUNCTION_VECTOR, call_function_interrupt);
-	cpu_apic_id[0] = lapic_id();
+	if (lapic_id() != cpu_apic_id[0])
+		pr_warn("smpboot: boot CPU's APIC id is %u, CPUID said %u\n",
+			lapic_id(), cpu_apic_id[0]);
 	if (nr_cpu_ids <= 1)
 		return;
 	if (!trampoline_pa) {

@@ -3,6 +3,7 @@
  * and the calls mm/ uses to map pages there.
  *
  *   0xC0000000 .. +max_low   low memory, linear (PSE 4 MiB pages)
+ *   VMEMMAP_START (0xF8000000) mem_map, 4 KiB pages from each node
  *   PKMAP_BASE (0xFF800000)  LAST_PKMAP pages for kmap(): long-lived maps
  *   FIXADDR_START .. top     fixed slots: per-CPU kmap_atomic, later the
  *                            local APIC, I/O APIC and ACPI tables
@@ -16,6 +17,10 @@
 #include "asm/page.h"
 #include "kernel/nr_cpus.h"
 #include "lib/types.h"
+
+/* mem_map, mapped page by page from each node's memory (mm/init.c). */
+#define VMEMMAP_START 0xF8000000UL
+#define VMEMMAP_END 0xFC000000UL
 
 #define PKMAP_BASE 0xFF800000UL
 #define LAST_PKMAP 1024
@@ -55,6 +60,16 @@ void set_kernel_pte(unsigned long vaddr, unsigned long pfn);
 /* The same, uncached: for device registers. */
 void set_kernel_pte_uncached(unsigned long vaddr, unsigned long pfn);
 void clear_kernel_pte(unsigned long vaddr);
+/*
+ * Maps one 4 KiB page at a kernel address outside the linear map (the
+ * vmemmap area), allocating its page table with alloc_page when needed.
+ */
+void map_kernel_page(unsigned long vaddr, phys_addr_t pa,
+		     void *(*alloc_page)(void));
+
+/* The physical address behind a kernel virtual address, or ~0 if none. */
+phys_addr_t kernel_page_phys(unsigned long vaddr);
+
 /* Maps the low 4 MiB 1:1 (for starting CPUs), or removes that mapping. */
 void set_identity_low_mapping(bool on);
 
