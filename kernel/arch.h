@@ -30,6 +30,9 @@ unsigned long arch_cpu_khz(void);
 /* Ends the run with a status: QEMU's isa-debug-exit, else halt for ever. */
 void arch_exit(int status) __noreturn;
 
+/* Stops this CPU for good: interrupts off, halted. */
+void arch_stop_this_cpu(void) __noreturn;
+
 /* For the must-fail boot that proves a triple fault is judged a failure. */
 void arch_triple_fault(void) __noreturn;
 

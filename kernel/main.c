@@ -13,7 +13,9 @@
 #include "kernel/bug.h"
 #include "kernel/cmdline.h"
 #include "kernel/multiboot.h"
+#include "kernel/percpu.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
 #include "kernel/version.h"
 #include "mm/e820.h"
 #include "mm/init.h"
@@ -45,7 +47,10 @@ void start_kernel(u32 magic, u32 info_pa)
 	e820__finish_early_params();
 
 	arch_time_init();
+	arch_platform_init(setup_max_cpus);
 	mm_core_init(&boot_info);
+	setup_per_cpu_areas();
+	arch_smp_boot_cpus(alloc_cpu_stack);
 	parse_late_params();
 
 	ktest_run_misuse();

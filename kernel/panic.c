@@ -4,16 +4,19 @@
  * a reader who knows Linux) can recognise each one.
  *
  * A panic always ends the run with the failure status, so a boot that
- * panics can never be mistaken for a passing one.  A panic inside a panic
- * (the reporting path itself broke) stops at once.
+ * panics can never be mistaken for a passing one.  The first CPU to panic
+ * reports; another that panics meanwhile stops quietly; a panic inside a
+ * panic on the reporting CPU (the reporting path itself broke) ends the
+ * run at once.
  */
 #include "asm/irqflags.h"
 #include "kernel/arch.h"
 #include "kernel/bug.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
 #include "lib/sprintf.h"
 
-static bool panicking;
+static int panic_cpu = -1;
 static unsigned int warn_count;
 
 void dump_stack(void)
@@ -27,10 +30,17 @@ void panic(const char *fmt, ...)
 	static char buf[256];
 	va_list args;
 
+	int me, old = -1;
+
 	arch_local_irq_disable();
-	if (panicking)
-		arch_exit(EXIT_FAILURE_STATUS);
-	panicking = true;
+	me = smp_processor_id();
+	if (!__atomic_compare_exchange_n(&panic_cpu, &old, me, false,
+					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+		if (old == me)	/* the panic path itself broke: stop now */
+			arch_exit(EXIT_FAILURE_STATUS);
+		arch_stop_this_cpu(); /* another CPU is reporting; let it */
+	}
+	printk_bust_lock();
 
 	va_start(args, fmt);
 	vscnprintf(buf, sizeof(buf), fmt, args);

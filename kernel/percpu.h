@@ -38,4 +38,7 @@ DECLARE_PER_CPU(unsigned long, this_cpu_off);
 /* Copies the template for every possible CPU; needs the page allocator. */
 void setup_per_cpu_areas(void);
 
+/* A kernel stack of size bytes for cpu, on its node (mm/percpu.c). */
+void *alloc_cpu_stack(int cpu, size_t size);
+
 #endif /* KERNEL_PERCPU_H */

@@ -8,11 +8,12 @@
  * end in '\n' leaves the line open for a KERN_CONT continuation; any other
  * message first closes it.
  *
- * Locking: interrupts are off while a message is formatted and written,
- * so that a message is never interleaved with one from an interrupt
- * handler.  (SMP adds a spinlock here, taken inside that section.)
+ * Locking: logbuf_lock, with interrupts off, while a message is formatted
+ * and written, so that a message is never interleaved with another CPU's
+ * or an interrupt handler's.  It is a leaf lock; panic busts it.
  */
 #include "asm/irqflags.h"
+#include "kernel/spinlock.h"
 #include "kernel/arch.h"
 #include "kernel/cmdline.h"
 #include "kernel/printk.h"
@@ -30,6 +31,31 @@ static const struct console *consoles[MAX_CONSOLES];
 static unsigned int nr_consoles;
 static char printk_buf[LOG_LINE_MAX];
 static bool line_open;
+/* Serialises the buffer, the open line and the console among CPUs. */
+static DEFINE_SPINLOCK(logbuf_lock);
+
+static unsigned long printk_lock(void)
+{
+	unsigned long flags = arch_local_irq_save();
+
+	spin_lock(&logbuf_lock);
+	return flags;
+}
+
+static void printk_unlock(unsigned long flags)
+{
+	spin_unlock(&logbuf_lock);
+	arch_local_irq_restore(flags);
+}
+
+/*
+ * A CPU that panics may have died holding the lock: the report matters
+ * more than the other CPUs' lines (Linux's bust_spinlocks).
+ */
+void printk_bust_lock(void)
+{
+	spin_lock_init(&logbuf_lock);
+}
 
 void register_console(const struct console *con)
 {
@@ -96,7 +122,7 @@ static void emit(const char *text, size_t len, bool cont)
 
 int vprintk(const char *fmt, va_list args)
 {
-	unsigned long flags = arch_local_irq_save();
+	unsigned long flags = printk_lock();
 	const char *text = printk_buf;
 	int level, len;
 
@@ -112,7 +138,7 @@ int vprintk(const char *fmt, va_list args)
 		if (level < console_loglevel)
 			emit(text, (size_t)len, false);
 	}
-	arch_local_irq_restore(flags);
+	printk_unlock(flags);
 	return len;
 }
 
@@ -129,7 +155,7 @@ int printk(const char *fmt, ...)
 
 int printk_raw(const char *fmt, ...)
 {
-	unsigned long flags = arch_local_irq_save();
+	unsigned long flags = printk_lock();
 	va_list args;
 	int n;
 
@@ -141,7 +167,7 @@ int printk_raw(const char *fmt, ...)
 	n = vscnprintf(printk_buf, sizeof(printk_buf), fmt, args);
 	va_end(args);
 	console_write(printk_buf, (size_t)n);
-	arch_local_irq_restore(flags);
+	printk_unlock(flags);
 	return n;
 }
 

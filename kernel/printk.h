@@ -41,6 +41,9 @@ struct console {
 };
 void register_console(const struct console *con);
 
+/* Re-initialises the console lock: for panic, which cannot wait. */
+void printk_bust_lock(void);
+
 /* Nanoseconds since boot as printk shows them; 0 until the clock is set. */
 u64 printk_clock_ns(void);
 

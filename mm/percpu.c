@@ -48,3 +48,15 @@ void setup_per_cpu_areas(void)
 	pr_info("percpu: %u CPUs, %zu bytes each (order-%u block on the CPU's node)\n",
 		nr_cpu_ids, size, order);
 }
+
+/* A CPU's kernel stack, from its own node (the arch starts CPUs with it). */
+void *alloc_cpu_stack(int cpu, size_t size)
+{
+	unsigned int order = 0;
+	struct page *page;
+
+	while ((PAGE_SIZE << order) < size)
+		order++;
+	page = alloc_pages_node(cpu_to_node(cpu), GFP_KERNEL, order);
+	return page ? page_address(page) : NULL;
+}

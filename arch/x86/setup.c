@@ -48,3 +48,9 @@ void arch_triple_fault(void)
 	for (;;)
 		halt();
 }
+
+void arch_stop_this_cpu(void)
+{
+	for (;;)
+		__asm__ __volatile__("cli; hlt" ::: "memory");
+}

@@ -29,6 +29,7 @@
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 #include "lib/string.h"
+#include "mm/topology.h"
 
 #define AP_STACK_SIZE 16384
 #define AP_WAIT_US 1000000
@@ -69,8 +70,8 @@ void ap_start_kernel(int cpu)
 	load_idt();
 	lapic_setup_this_cpu();
 	set_bit((unsigned long)cpu, cpu_online_bits);
-	pr_info("smpboot: CPU %d is up (APIC id %u)\n", smp_processor_id(),
-		lapic_id());
+	pr_info("smpboot: CPU %d is up (APIC id %u, node %d)\n",
+		smp_processor_id(), lapic_id(), cpu_to_node(cpu));
 	for (;;) {
 		arch_local_irq_disable();
 		smp_handle_call_function();
