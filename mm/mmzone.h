@@ -40,7 +40,12 @@ struct free_area {
 	unsigned long nr_free; /* blocks of this order, not pages */
 };
 
-/* Event counters, per zone; atomic, read without the lock (statistics). */
+/*
+ * Event counters, per zone.  Each CPU counts in its own pageset without a
+ * lock or an atomic instruction (cheap on the fast path); a reader sums
+ * the CPUs' shares, a snapshot that is exact only on a quiet machine.  An
+ * interrupt on the same CPU may lose one count: they are statistics.
+ */
 enum zone_stat_item {
 	NR_ALLOC_FAST,	 /* served at the low watermark */
 	NR_ALLOC_SLOW,	 /* needed the slow path */
@@ -69,6 +74,8 @@ struct per_cpu_pages {
 
 struct per_cpu_pageset {
 	struct per_cpu_pages pcp[2]; /* 0: hot, 1: cold */
+	/* This CPU's share of the zone's event counters (zone_stat_read). */
+	unsigned long stat[NR_ZONE_STAT_ITEMS];
 } __aligned(L1_CACHE_BYTES);
 
 struct pglist_data;
@@ -91,21 +98,30 @@ struct zone {
 	unsigned long present_pages; /* pages of RAM in the span */
 	unsigned long managed_pages; /* given to the buddy allocator */
 	const char *name;
-	unsigned long vm_stat[NR_ZONE_STAT_ITEMS];
 
 	/* Only CPU n touches pageset[n] (interrupts off); no lock. */
 	struct per_cpu_pageset pageset[NR_CPUS];
 };
 
-static inline void zone_stat_inc(struct zone *z, enum zone_stat_item item)
-{
-	__atomic_fetch_add(&z->vm_stat[item], 1, __ATOMIC_RELAXED);
-}
-
 static inline void zone_stat_add(struct zone *z, enum zone_stat_item item,
 				 unsigned long n)
 {
-	__atomic_fetch_add(&z->vm_stat[item], n, __ATOMIC_RELAXED);
+	z->pageset[smp_processor_id()].stat[item] += n;
+}
+
+static inline void zone_stat_inc(struct zone *z, enum zone_stat_item item)
+{
+	zone_stat_add(z, item, 1);
+}
+
+static inline unsigned long zone_stat_read(const struct zone *z,
+					   enum zone_stat_item item)
+{
+	unsigned long sum = 0;
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		sum += READ_ONCE(z->pageset[cpu].stat[item]);
+	return sum;
 }
 
 struct zonelist {

@@ -140,7 +140,7 @@ static void snapshot_zone(struct zone *zone, struct zone_snapshot *s)
 	for (i = 0; i < MAX_NR_ZONES; i++)
 		s->lowmem_reserve[i] = zone->lowmem_reserve[i];
 	for (i = 0; i < NR_ZONE_STAT_ITEMS; i++)
-		s->vm_stat[i] = READ_ONCE(zone->vm_stat[i]);
+		s->vm_stat[i] = zone_stat_read(zone, i);
 	for (i = 0; i < MAX_ORDER; i++)
 		s->nr_free[i] = zone->free_area[i].nr_free;
 

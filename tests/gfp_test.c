@@ -157,12 +157,12 @@ static void snap(struct stats *s)
 {
 	for (int j = 0; j < MAX_NR_ZONES; j++)
 		for (int i = 0; i < NR_ZONE_STAT_ITEMS; i++)
-			s->v[j][i] = READ_ONCE(zone_of(j)->vm_stat[i]);
+			s->v[j][i] = zone_stat_read(zone_of(j), i);
 }
 
 static long delta(const struct stats *s, int j, enum zone_stat_item i)
 {
-	return (long)(READ_ONCE(zone_of(j)->vm_stat[i]) - s->v[j][i]);
+	return (long)(zone_stat_read(zone_of(j), i) - s->v[j][i]);
 }
 
 static const char *const stat_names[NR_ZONE_STAT_ITEMS] = {

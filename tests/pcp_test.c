@@ -228,7 +228,7 @@ static void zone_lock_once_per_batch(struct ktest *t)
 	for (int i = 0; i < 3 * batch; i++)
 		pcp_free(&pz, held[i], false);
 	KTEST_ASSERT_GT(t, hot()->count, hot()->low);
-	locks = pz.vm_stat[NR_ZONE_LOCK];
+	locks = zone_stat_read(&pz, NR_ZONE_LOCK);
 	for (int i = 0; i < 1000; i++) {
 		struct page *page = pcp_alloc(&pz, false);
 
@@ -238,7 +238,7 @@ static void zone_lock_once_per_batch(struct ktest *t)
 		__free_one_page(page, &pz, 0);
 		spin_unlock_irqrestore(&pz.lock, flags);
 	}
-	locks = pz.vm_stat[NR_ZONE_LOCK] - locks;
+	locks = zone_stat_read(&pz, NR_ZONE_LOCK) - locks;
 	ktest_printf(t, "%lu zone-lock acquisitions for 1000 order-0 allocations, batch %d",
 		     locks, batch);
 	/* The target: one acquisition per batch of pages, at most. */
@@ -253,21 +253,21 @@ static void counters_hit_and_miss(struct ktest *t)
 	struct page *a, *b;
 
 	set_batch(t, 4);
-	hit = pz.vm_stat[NR_PCP_HIT];
-	miss = pz.vm_stat[NR_PCP_MISS];
+	hit = zone_stat_read(&pz, NR_PCP_HIT);
+	miss = zone_stat_read(&pz, NR_PCP_MISS);
 	a = pcp_alloc(&pz, false);	/* empty list: refill (miss) */
-	KTEST_EXPECT_EQ(t, pz.vm_stat[NR_PCP_MISS] - miss, 1UL);
+	KTEST_EXPECT_EQ(t, zone_stat_read(&pz, NR_PCP_MISS) - miss, 1UL);
 	KTEST_EXPECT_EQ(t, hot()->count, 3);
 	b = pcp_alloc(&pz, false);	/* 3 <= low 8: refill again */
-	KTEST_EXPECT_EQ(t, pz.vm_stat[NR_PCP_MISS] - miss, 2UL);
+	KTEST_EXPECT_EQ(t, zone_stat_read(&pz, NR_PCP_MISS) - miss, 2UL);
 	KTEST_EXPECT_EQ(t, hot()->count, 6);
 	pcp_free(&pz, a, false);
 	pcp_free(&pz, b, false);
 	for (int i = 0; i < 4; i++)
 		pcp_free(&pz, pcp_alloc(&pz, false), false);
 	/* count 8 is not above low 8: still a miss; then 11 > 8: hits. */
-	KTEST_EXPECT_EQ(t, pz.vm_stat[NR_PCP_MISS] - miss, 3UL);
-	KTEST_EXPECT_EQ(t, pz.vm_stat[NR_PCP_HIT] - hit, 3UL);
+	KTEST_EXPECT_EQ(t, zone_stat_read(&pz, NR_PCP_MISS) - miss, 3UL);
+	KTEST_EXPECT_EQ(t, zone_stat_read(&pz, NR_PCP_HIT) - hit, 3UL);
 }
 
 /* ---- the real zones ---------------------------------------------------- */
