@@ -296,9 +296,26 @@ static void print_ratio(struct ktest *t, const char *what, u64 r,
  * bypassed, and the bare free list.  Targets (issue of the per-CPU
  * lists): hot <= 2x bare, hot <= 1/3 of bypassed.
  */
+static struct zone *list_zone;
+
+/* The list operations alone, without the API around them (no checks). */
+static bool list_pop_push(unsigned int ops, unsigned int unused)
+{
+	struct zone *zone = list_zone;
+
+	for (unsigned int i = 0; i < ops; i++) {
+		struct page *page = pcp_alloc(zone, false);
+
+		if (!page)
+			return false;
+		pcp_free(zone, page, false);
+	}
+	return true;
+}
+
 static void pcp_against_buddy(struct ktest *t)
 {
-	struct bench_result hot, bypassed;
+	struct bench_result hot, bypassed, list;
 	bool ok;
 
 	if (!bare_result.ops) {
@@ -317,6 +334,19 @@ static void pcp_against_buddy(struct ktest *t)
 		    "<= 2x");
 	print_ratio(t, "hot list / lists bypassed", ratio_tenths(&hot, &bypassed),
 		    "<= 0.3x");
+	/* Where the hot path's cycles go: the list itself, or the API. */
+	{
+		struct page *probe = alloc_page(GFP_KERNEL);
+
+		KTEST_ASSERT_NOT_NULL(t, probe);
+		list_zone = page_zone(probe);
+		__free_page(probe);
+	}
+	ok = measure(list_pop_push, 0, 2000, &list);
+	KTEST_ASSERT_TRUE(t, ok);
+	print_result(t, "pcp_alloc+pcp_free alone (no API, no checks)", &list, "op");
+	print_ratio(t, "list alone / bare free list", ratio_tenths(&list, &bare_result),
+		    "for reference");
 }
 
 /* ---- several CPUs at once --------------------------------------------- */
