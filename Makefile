@@ -4,7 +4,8 @@
 #   make test    the whole suite: host tests and the QEMU boot matrix
 #
 # Variables: CROSS (toolchain prefix), MEM, CPUS, APPEND (for run/debug),
-# ONLY (a glob of boot names for test), JOBS (parallel boots).
+# ONLY (a glob of boot names for test), JOBS (parallel boots), NR_CPUS (the
+# most CPUs the kernel supports; a build setting, default 16).
 
 # ---- toolchain ----------------------------------------------------------
 ifeq ($(origin CROSS),undefined)
@@ -25,6 +26,7 @@ BUILD   := build
 KERNEL  := $(BUILD)/mm86.elf
 ISO     := $(BUILD)/mm86.iso
 
+NR_CPUS ?= 16
 MEM     ?= 512M
 CPUS    ?= 2
 APPEND  ?=
@@ -43,7 +45,7 @@ endif
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 CPPFLAGS := -nostdinc -isystem $(shell $(CC) -print-file-name=include 2>/dev/null) \
-	    -I. -Iarch/x86/include -DMM86_VERSION='"$(VERSION)"'
+	    -I. -Iarch/x86/include -DMM86_VERSION='"$(VERSION)"' -DNR_CPUS=$(NR_CPUS)
 CFLAGS   := -std=gnu11 -m32 -march=i686 -O2 -g -ffreestanding -fno-pic -fno-pie \
 	    -fno-stack-protector -fno-omit-frame-pointer -mgeneral-regs-only \
 	    -fno-asynchronous-unwind-tables -Wall -Wextra -Wno-unused-parameter \
