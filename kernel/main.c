@@ -19,6 +19,7 @@
 #include "kernel/version.h"
 #include "mm/e820.h"
 #include "mm/init.h"
+#include "mm/slab.h"
 #include "mm/vmstat.h"
 #include "tests/ktest.h"
 
@@ -52,9 +53,11 @@ void start_kernel(u32 magic, u32 info_pa)
 	setup_per_cpu_areas();
 	arch_smp_boot_cpus(alloc_cpu_stack);
 	parse_late_params();
+	kmem_cache_init();
 
 	ktest_run_misuse();
 	failed = ktest_run_all();
 	show_mem_dumps();
+	show_slabinfo();
 	arch_exit(failed ? EXIT_FAILURE_STATUS : EXIT_ALL_PASSED);
 }

@@ -1,0 +1,200 @@
+/*
+ * mm/kmalloc.c - kmalloc() and friends: general-purpose allocations from
+ * a ladder of slab caches, "size-32" ... "size-131072" (and "size-N(DMA)"
+ * twins for GFP_DMA), as in Linux 2.6.  A request takes the smallest class
+ * that fits; larger requests go straight to the page allocator as a
+ * multi-page block whose order is kept in its head page.
+ *
+ * kfree() needs no size: a slab page knows its cache, and a large block's
+ * head page carries KMALLOC_LARGE and its order.  Anything else handed to
+ * kfree() - an address inside no allocation, an object of a cache that is
+ * not a kmalloc cache, a large block freed twice - is a "BUG:" report.
+ *
+ * The classes are not cache-line aligned (ARCH_KMALLOC_MINALIGN, 8 bytes),
+ * so that size-96 and size-192 hold 96- and 192-byte objects and not 128
+ * and 256: alignment beyond 8 bytes is what kmem_cache_create() is for.
+ */
+#include "kernel/bug.h"
+#include "kernel/printk.h"
+#include "lib/string.h"
+#include "mm/gfp.h"
+#include "mm/mm.h"
+#include "mm/slab_internal.h"
+
+#define KMALLOC_LARGE 0x4b4d4c47UL	/* "KMLG" in a large block's head page */
+
+struct cache_sizes {
+	size_t cs_size;
+	const char *name, *dma_name;
+	struct kmem_cache *cs_cachep;
+	struct kmem_cache *cs_dmacachep;
+};
+
+#define CACHE(n) { n, "size-" #n, "size-" #n "(DMA)", NULL, NULL }
+static struct cache_sizes malloc_sizes[] = {
+	CACHE(32), CACHE(64), CACHE(96), CACHE(128), CACHE(192), CACHE(256),
+	CACHE(512), CACHE(1024), CACHE(2048), CACHE(4096), CACHE(8192),
+	CACHE(16384), CACHE(32768), CACHE(65536), CACHE(131072),
+};
+#undef CACHE
+
+void kmalloc_caches_init(void)
+{
+	/* Ascending: an off-slab class takes its descriptors from a smaller one. */
+	for (unsigned int i = 0; i < ARRAY_SIZE(malloc_sizes); i++) {
+		struct cache_sizes *cs = &malloc_sizes[i];
+
+		cs->cs_cachep = kmem_cache_create(cs->name, cs->cs_size,
+						  ARCH_KMALLOC_MINALIGN,
+						  SLAB_PANIC, NULL);
+		cs->cs_cachep->flags |= CFLGS_KMALLOC;
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(malloc_sizes); i++) {
+		struct cache_sizes *cs = &malloc_sizes[i];
+
+		cs->cs_dmacachep = kmem_cache_create(cs->dma_name, cs->cs_size,
+						     ARCH_KMALLOC_MINALIGN,
+						     SLAB_CACHE_DMA | SLAB_PANIC,
+						     NULL);
+		cs->cs_dmacachep->flags |= CFLGS_KMALLOC;
+	}
+}
+
+struct kmem_cache *kmalloc_slab_for(size_t size)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(malloc_sizes); i++)
+		if (malloc_sizes[i].cs_size >= size)
+			return malloc_sizes[i].cs_cachep;
+	return NULL;
+}
+
+static struct kmem_cache *kmalloc_cache(size_t size, gfp_t flags)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(malloc_sizes); i++)
+		if (malloc_sizes[i].cs_size >= size)
+			return (flags & GFP_DMA) ? malloc_sizes[i].cs_dmacachep :
+						   malloc_sizes[i].cs_cachep;
+	return NULL;
+}
+
+static void *kmalloc_large(size_t size, gfp_t flags)
+{
+	unsigned int order = 0;
+	struct page *page;
+
+	while ((PAGE_SIZE << order) < size)
+		order++;
+	if (order >= MAX_ORDER) {
+		if (!(flags & __GFP_NOWARN))
+			pr_warn("kmalloc: %zu bytes is more than the largest block (%lu)\n",
+				size, PAGE_SIZE << (MAX_ORDER - 1));
+		return NULL;
+	}
+	page = alloc_pages(flags & ~__GFP_HIGHMEM, order);
+	if (!page)
+		return NULL;
+	page->owner_data[0] = KMALLOC_LARGE;
+	return page_address(page);
+}
+
+void *kmalloc(size_t size, gfp_t flags)
+{
+	struct kmem_cache *cachep;
+
+	if (size > KMALLOC_MAX_CACHE_SIZE)
+		return kmalloc_large(size, flags);
+	cachep = kmalloc_cache(size, flags);
+	return __cache_alloc_caller(cachep, flags,
+				    (unsigned long)__builtin_return_address(0));
+}
+
+void *kzalloc(size_t size, gfp_t flags)
+{
+	return kmalloc(size, flags | __GFP_ZERO);
+}
+
+void *kcalloc(size_t n, size_t size, gfp_t flags)
+{
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	return kmalloc(n * size, flags | __GFP_ZERO);
+}
+
+/* What kfree/ksize are given: a kmalloc cache's object, or a large head. */
+static struct kmem_cache *kmalloc_owner(const void *objp, const char *fn,
+					struct page **pagep)
+{
+	struct page *page;
+
+	if (!virt_addr_valid(objp))
+		slab_bug(NULL, objp, "%s: %p is not a live kmalloc object", fn,
+			 objp);
+	page = *pagep = virt_to_page(objp);
+	if (PageSlab(page)) {
+		struct kmem_cache *cachep = page_get_cache(page);
+
+		if (!(cachep->flags & CFLGS_KMALLOC))
+			slab_bug(cachep, objp,
+				 "%s: %p belongs to cache %s, not to kmalloc",
+				 fn, objp, cachep->name);
+		if (obj_to_index(cachep, page_get_slab(page), objp) < 0)
+			slab_bug(cachep, objp,
+				 "%s: %p is not a live kmalloc object (inside %s, not an object's start)",
+				 fn, objp, cachep->name);
+		return cachep;
+	}
+	if (page->owner_data[0] == KMALLOC_LARGE && PageHead(page) &&
+	    objp == page_address(page) && page_count(page) > 0)
+		return NULL;
+	slab_bug(NULL, objp, "%s: %p is not a live kmalloc object", fn, objp);
+}
+
+void kfree(const void *objp)
+{
+	struct kmem_cache *cachep;
+	struct page *page;
+
+	if (!objp)
+		return;
+	cachep = kmalloc_owner(objp, "kfree", &page);
+	if (cachep) {
+		__cache_free(cachep, (void *)objp,
+			     (unsigned long)__builtin_return_address(0));
+		return;
+	}
+	page->owner_data[0] = 0;
+	__free_pages(page, (unsigned int)page->private);
+}
+
+size_t ksize(const void *objp)
+{
+	struct kmem_cache *cachep;
+	struct page *page;
+
+	if (!objp)
+		return 0;
+	cachep = kmalloc_owner(objp, "ksize", &page);
+	return cachep ? cachep->object_size : PAGE_SIZE << page->private;
+}
+
+void *krealloc(const void *p, size_t new_size, gfp_t flags)
+{
+	size_t old;
+	void *ret;
+
+	if (!p)
+		return kmalloc(new_size, flags);
+	if (!new_size) {
+		kfree(p);
+		return NULL;
+	}
+	old = ksize(p);
+	if (old >= new_size)
+		return (void *)p;
+	ret = kmalloc(new_size, flags);
+	if (ret) {
+		memcpy(ret, p, old);
+		kfree(p);
+	}
+	return ret;
+}

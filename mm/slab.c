@@ -1,0 +1,408 @@
+/*
+ * mm/slab.c - the slab allocator (Bonwick 1994; Linux 2.6's mm/slab.c).
+ *
+ * Why: most kernel allocations are small objects of a few fixed types,
+ * allocated and freed at high rates.  Carving whole pages into objects of
+ * one size wastes little, keeps objects of a type together, and lets a
+ * constructor's work survive free/alloc cycles (the constructor runs when
+ * an object is built, not each time it is handed out).  A per-CPU array
+ * of free objects in front of the slabs (a magazine) makes the common
+ * alloc and free a push or pop with interrupts off: no lock, no shared
+ * cache line.  Slabs are coloured - each new one starts its objects one
+ * cache line further in, cycling - so that the same object of different
+ * slabs does not always compete for the same cache sets.
+ *
+ * Invariants:
+ *  - every object is in exactly one place: handed out, in one CPU's array,
+ *    or on its slab's free chain; slab->inuse counts the first two;
+ *  - a slab is on its node's slabs_full (inuse == num), slabs_partial or
+ *    slabs_free (inuse == 0) list, by that count;
+ *  - l3->free_objects is the number of objects on free chains of the
+ *    node's slabs;
+ *  - every page of a slab has PG_slab and knows its cache and slab.
+ *
+ * Locking, in this order: cache_chain_lock (the list of caches) >
+ * l3->list_lock (a node's slabs of one cache) > zone->lock (inside the
+ * page allocator).  A CPU's array is touched only by that CPU with
+ * interrupts off; other CPUs drain it by cross-call.  Slabs are made and
+ * their pages allocated without list_lock held.
+ */
+#include "kernel/bug.h"
+#include "kernel/printk.h"
+#include "kernel/smp.h"
+#include "lib/string.h"
+#include "mm/gfp.h"
+#include "mm/slab_internal.h"
+#include "mm/topology.h"
+
+
+
+
+/* ---- slabs ----------------------------------------------------------- */
+
+static void *slab_get_obj(struct kmem_cache *cachep, struct slab *slabp)
+{
+	void *objp = index_to_obj(cachep, slabp, slabp->free);
+
+	slabp->inuse++;
+	slabp->free = slabp->bufctl[slabp->free];
+	return objp;
+}
+
+static void slab_put_obj(struct kmem_cache *cachep, struct slab *slabp,
+			 void *objp)
+{
+	long idx = obj_to_index(cachep, slabp, objp);
+
+	BUG_ON(idx < 0);
+	slabp->bufctl[idx] = slabp->free;
+	slabp->free = (kmem_bufctl_t)idx;
+	slabp->inuse--;
+}
+
+/* The descriptor of a new slab: on it, or from the descriptor cache. */
+static struct slab *alloc_slabmgmt(struct kmem_cache *cachep, void *addr,
+				   unsigned long colour_off, gfp_t flags)
+{
+	struct slab *slabp;
+
+	if (cachep->flags & CFLGS_OFF_SLAB) {
+		slabp = kmem_cache_alloc(cachep->slabp_cache,
+					 flags & ~(__GFP_DMA | __GFP_ZERO));
+		if (!slabp)
+			return NULL;
+		slabp->s_mem = (char *)addr + colour_off;
+	} else {
+		slabp = (struct slab *)((char *)addr + colour_off);
+		slabp->s_mem = (char *)addr + colour_off + cachep->slab_size;
+	}
+	slabp->colouroff = colour_off;
+	slabp->inuse = 0;
+	return slabp;
+}
+
+/* Builds every object of a new slab (the constructor runs here, once). */
+static void cache_init_objs(struct kmem_cache *cachep, struct slab *slabp)
+{
+	for (unsigned int i = 0; i < cachep->num; i++) {
+		void *objp = index_to_obj(cachep, slabp, i);
+
+		if (cachep->flags & SLAB_DEBUG_FLAGS)
+			slab_debug_init_obj(cachep, objp);
+		if (cachep->ctor) {
+			cachep->ctor(objp);
+			cachep->ctor_calls++;
+		}
+		slabp->bufctl[i] = i + 1;
+	}
+	slabp->bufctl[cachep->num - 1] = BUFCTL_END;
+	slabp->free = 0;
+}
+
+/* Makes one slab on node nid and puts it on the free list.  No locks held. */
+static bool cache_grow(struct kmem_cache *cachep, gfp_t flags, int nid)
+{
+	struct kmem_list3 *l3 = &cachep->nodelists[nid];
+	unsigned long offset, irqflags;
+	struct page *page;
+	struct slab *slabp;
+	void *addr;
+
+	spin_lock_irqsave(&l3->list_lock, irqflags);
+	offset = cachep->colour_next * cachep->colour_off;
+	if (++cachep->colour_next >= cachep->colour)
+		cachep->colour_next = 0;
+	spin_unlock_irqrestore(&l3->list_lock, irqflags);
+
+	/* Slab pages need an address: never highmem. */
+	flags = (flags & ~(__GFP_HIGHMEM | __GFP_ZERO | __GFP_COLD)) |
+		cachep->gfpflags;
+	page = alloc_pages_node(nid, flags, cachep->gfporder);
+	if (!page)
+		return false;
+	addr = page_address(page);
+	slabp = alloc_slabmgmt(cachep, addr, offset, flags);
+	if (!slabp) {
+		__free_pages(page, cachep->gfporder);
+		return false;
+	}
+	slabp->nodeid = nid;
+	for (unsigned int i = 0; i < (1U << cachep->gfporder); i++) {
+		__SetPageSlab(page + i);
+		page[i].owner_data[0] = (unsigned long)cachep;
+		page[i].owner_data[1] = (unsigned long)slabp;
+	}
+	cache_init_objs(cachep, slabp);
+
+	spin_lock_irqsave(&l3->list_lock, irqflags);
+	list_add_tail(&slabp->list, &l3->slabs_free);
+	l3->free_objects += cachep->num;
+	l3->nr_slabs++;
+	cachep->grown++;
+	spin_unlock_irqrestore(&l3->list_lock, irqflags);
+	return true;
+}
+
+/* The first byte of a slab's pages. */
+static void *slab_pages(const struct kmem_cache *cachep, const struct slab *slabp)
+{
+	unsigned long mgmt = (cachep->flags & CFLGS_OFF_SLAB) ? 0 : cachep->slab_size;
+
+	return (char *)slabp->s_mem - slabp->colouroff - mgmt;
+}
+
+/*
+ * Gives a free slab's pages back.  Called with its node's list_lock held;
+ * an off-slab descriptor goes back to its own (smaller) cache, whose lock
+ * nests inside ours: descriptors always come from a smaller kmalloc
+ * cache, so these nestings cannot form a cycle.
+ */
+static void slab_destroy(struct kmem_cache *cachep, struct slab *slabp)
+{
+	struct page *page = virt_to_page(slab_pages(cachep, slabp));
+
+	for (unsigned int i = 0; i < (1U << cachep->gfporder); i++) {
+		__ClearPageSlab(page + i);
+		page[i].owner_data[0] = page[i].owner_data[1] = 0;
+	}
+	cachep->nodelists[slabp->nodeid].nr_slabs--;
+	cachep->reaped++;
+	if (cachep->flags & CFLGS_OFF_SLAB)
+		kmem_cache_free(cachep->slabp_cache, slabp);
+	__free_pages(page, cachep->gfporder);
+}
+
+/*
+ * Returns nr objects to their slabs (2.6's free_block): each slab moves
+ * to the list its new count says; a slab that becomes free is given back
+ * when its node already has more free objects than free_limit.
+ * Interrupts off; takes each node's list_lock.
+ */
+static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr)
+{
+	for (unsigned int i = 0; i < nr; i++) {
+		void *objp = objpp[i];
+		struct slab *slabp = page_get_slab(virt_to_page(objp));
+		struct kmem_list3 *l3 = &cachep->nodelists[slabp->nodeid];
+
+		spin_lock(&l3->list_lock);
+		list_del(&slabp->list);
+		slab_put_obj(cachep, slabp, objp);
+		l3->free_objects++;
+		if (slabp->inuse == 0) {
+			if (l3->free_objects > l3->free_limit) {
+				l3->free_objects -= cachep->num;
+				slab_destroy(cachep, slabp);
+			} else {
+				list_add(&slabp->list, &l3->slabs_free);
+			}
+		} else {
+			list_add_tail(&slabp->list, &l3->slabs_partial);
+		}
+		spin_unlock(&l3->list_lock);
+	}
+}
+
+/* ---- the per-CPU arrays ---------------------------------------------- */
+
+static struct array_cache *cpu_array(struct kmem_cache *cachep)
+{
+	return cachep->array[smp_processor_id()];
+}
+
+/*
+ * An empty array takes up to batchcount objects from this node's slabs -
+ * partial slabs first, then free ones - under one list_lock; when the
+ * node has none, a slab is made.  Interrupts off.
+ */
+static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
+{
+	struct array_cache *ac;
+	struct kmem_list3 *l3;
+	int nid = numa_node_id();
+
+retry:
+	ac = cpu_array(cachep);
+	l3 = &cachep->nodelists[nid];
+	spin_lock(&l3->list_lock);
+	for (unsigned int batch = ac->batchcount; batch;) {
+		struct list_head *from = !list_empty(&l3->slabs_partial) ?
+						 &l3->slabs_partial :
+						 &l3->slabs_free;
+		struct slab *slabp;
+
+		if (list_empty(from))
+			break;
+		slabp = list_first_entry(from, struct slab, list);
+		while (slabp->inuse < cachep->num && batch) {
+			ac->entry[ac->avail++] = slab_get_obj(cachep, slabp);
+			l3->free_objects--;
+			batch--;
+		}
+		list_del(&slabp->list);
+		list_add(&slabp->list, slabp->inuse == cachep->num ?
+					       &l3->slabs_full :
+					       &l3->slabs_partial);
+	}
+	spin_unlock(&l3->list_lock);
+	if (!ac->avail) {
+		if (!cache_grow(cachep, flags, nid))
+			return NULL;
+		goto retry;
+	}
+	ac->touched = 1;
+	return ac->entry[--ac->avail];
+}
+
+/* A full array gives its oldest batchcount objects back.  IRQs off. */
+static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
+{
+	unsigned int batch = min(ac->batchcount, ac->avail);
+
+	free_block(cachep, ac->entry, batch);
+	ac->avail -= batch;
+	memmove(ac->entry, ac->entry + batch, ac->avail * sizeof(void *));
+}
+
+static void do_drain(void *arg)
+{
+	struct kmem_cache *cachep = arg;
+	struct array_cache *ac = cpu_array(cachep);
+
+	free_block(cachep, ac->entry, ac->avail);
+	ac->avail = 0;
+}
+
+/* Empties every CPU's array of cachep (by cross-call). */
+static void drain_cpu_caches(struct kmem_cache *cachep)
+{
+	on_each_cpu(do_drain, cachep, true);
+}
+
+/* ---- allocating and freeing ------------------------------------------ */
+
+static void *__cache_alloc(struct kmem_cache *cachep, gfp_t flags,
+			   unsigned long caller)
+{
+	struct array_cache *ac;
+	unsigned long irqflags;
+	void *objp;
+
+	local_irq_save(irqflags);
+	ac = cpu_array(cachep);
+	if (likely(ac->avail)) {
+		ac->touched = 1;
+		objp = ac->entry[--ac->avail];
+	} else {
+		objp = cache_alloc_refill(cachep, flags);
+	}
+	local_irq_restore(irqflags);
+	if (!objp)
+		return NULL;
+	if (unlikely(cachep->flags & SLAB_DEBUG_FLAGS))
+		slab_debug_alloc(cachep, objp, caller);
+	if (flags & __GFP_ZERO)
+		memset(objp, 0, cachep->object_size);
+	return objp;
+}
+
+void *kmem_cache_alloc(struct kmem_cache *cachep, gfp_t flags)
+{
+	return __cache_alloc(cachep, flags,
+			     (unsigned long)__builtin_return_address(0));
+}
+
+/* kmalloc's entry: the caller it reports is kmalloc's caller. */
+void *__cache_alloc_caller(struct kmem_cache *cachep, gfp_t flags,
+			   unsigned long caller)
+{
+	return __cache_alloc(cachep, flags, caller);
+}
+
+/*
+ * The object must be a live object of this cache: where it points is
+ * checked always (it is cheap and catches a free to the wrong cache);
+ * whether it is live is checked with debugging on.
+ */
+static void check_free(struct kmem_cache *cachep, const void *objp,
+		       const char *fn)
+{
+	struct page *page;
+
+	if (!virt_addr_valid(objp) || !PageSlab(page = virt_to_page(objp)))
+		slab_bug(cachep, objp, "%s: %p is not a slab object", fn, objp);
+	if (page_get_cache(page) != cachep)
+		slab_bug(cachep, objp, "%s: object %p belongs to cache %s, freed to cache %s",
+			 fn, objp, page_get_cache(page)->name, cachep->name);
+	if (obj_to_index(cachep, page_get_slab(page), objp) < 0)
+		slab_bug(cachep, objp, "%s: %p is inside a slab of %s but not the start of an object",
+			 fn, objp, cachep->name);
+}
+
+void __cache_free(struct kmem_cache *cachep, void *objp, unsigned long caller)
+{
+	struct array_cache *ac;
+	unsigned long irqflags;
+
+	if (unlikely(cachep->flags & SLAB_DEBUG_FLAGS))
+		slab_debug_free(cachep, objp, caller);
+	local_irq_save(irqflags);
+	ac = cpu_array(cachep);
+	if (unlikely(ac->avail >= ac->limit))
+		cache_flusharray(cachep, ac);
+	ac->entry[ac->avail++] = objp;
+	local_irq_restore(irqflags);
+}
+
+void kmem_cache_free(struct kmem_cache *cachep, void *objp)
+{
+	check_free(cachep, objp, "kmem_cache_free");
+	__cache_free(cachep, objp, (unsigned long)__builtin_return_address(0));
+}
+
+/* ---- caches ---------------------------------------------------------- */
+
+/* Frees every free slab of every node; returns the pages freed. */
+static int drain_freelist(struct kmem_cache *cachep)
+{
+	int pages = 0;
+
+	for (int nid = 0; nid < nr_online_nodes; nid++) {
+		struct kmem_list3 *l3 = &cachep->nodelists[nid];
+		unsigned long flags;
+
+		spin_lock_irqsave(&l3->list_lock, flags);
+		while (!list_empty(&l3->slabs_free)) {
+			struct slab *slabp = list_first_entry(&l3->slabs_free,
+							      struct slab, list);
+
+			list_del(&slabp->list);
+			l3->free_objects -= cachep->num;
+			slab_destroy(cachep, slabp);
+			pages += 1 << cachep->gfporder;
+		}
+		spin_unlock_irqrestore(&l3->list_lock, flags);
+	}
+	return pages;
+}
+
+int kmem_cache_shrink(struct kmem_cache *cachep)
+{
+	drain_cpu_caches(cachep);
+	return drain_freelist(cachep);
+}
+
+unsigned long kmem_cache_reap_all(void)
+{
+	struct kmem_cache *cachep;
+	unsigned long pages = 0;
+
+	/* Descriptor caches come after the caches that use them in no
+	 * particular order: shrinking twice frees the descriptors that the
+	 * first pass released. */
+	for (int pass = 0; pass < 2; pass++)
+		list_for_each_entry(cachep, &cache_chain, next)
+			pages += (unsigned long)kmem_cache_shrink(cachep);
+	return pages;
+}
+

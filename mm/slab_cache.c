@@ -1,0 +1,343 @@
+/*
+ * mm/slab_cache.c - a slab cache's life: how its objects are laid out in
+ * slabs, its creation, destruction and counting, and the bootstrap.
+ *
+ * Layout (Linux 2.6's rules): objects are rounded to the cache's
+ * alignment - a cache line with SLAB_HWCACHE_ALIGN, halved while the
+ * object fits in half of it - and a slab is the smallest block of pages
+ * that wastes at most an eighth of itself.  What is left over becomes the
+ * colour range: successive slabs start their objects colour_off bytes
+ * further in, cycling.  Objects of PAGE_SIZE/8 or more keep their slab
+ * descriptor off the slab, in a kmalloc cache.  Each CPU's array holds
+ * "limit" objects and moves "batchcount" at a time, by object size.
+ *
+ * Bootstrap: struct kmem_cache objects come from the cache of caches,
+ * which is static and set up first, by hand, with its descriptors on its
+ * slabs (no kmalloc cache exists yet); kmalloc's caches follow, smallest
+ * first, so that each off-slab class finds a smaller one for its
+ * descriptors.  Per-CPU arrays come straight from the page allocator.
+ *
+ * Locking: cache_chain_lock protects the list of caches.  Creating and
+ * destroying are for process context (they may allocate and cross-call).
+ */
+#include "kernel/bug.h"
+#include "kernel/printk.h"
+#include "kernel/smp.h"
+#include "lib/string.h"
+#include "mm/gfp.h"
+#include "mm/slab_internal.h"
+
+#define BYTES_PER_WORD sizeof(void *)
+#define MAX_SLAB_ORDER 5	/* 128 KiB: the largest kmalloc class */
+
+LIST_HEAD(cache_chain);
+DEFINE_SPINLOCK(cache_chain_lock);
+
+/* The cache of caches: every struct kmem_cache but its own comes from it. */
+struct kmem_cache cache_cache;
+
+/* ---- layout ---------------------------------------------------------- */
+
+/*
+ * Objects per slab and leftover bytes for a slab of 2^order pages (2.6's
+ * cache_estimate): on-slab, the descriptor and one bufctl per object come
+ * out of the same pages.
+ */
+static void cache_estimate(unsigned int order, unsigned int size,
+			   unsigned int align, bool off_slab,
+			   unsigned int *num, unsigned int *left_over,
+			   unsigned int *mgmt)
+{
+	unsigned int bytes = PAGE_SIZE << order, n;
+
+	if (off_slab) {
+		n = bytes / size;
+		*mgmt = 0;
+	} else {
+		n = (bytes - sizeof(struct slab)) / (size + sizeof(kmem_bufctl_t));
+		while (n && ALIGN(sizeof(struct slab) + n * sizeof(kmem_bufctl_t),
+				  align) + n * size > bytes)
+			n--;
+		*mgmt = ALIGN(sizeof(struct slab) + n * sizeof(kmem_bufctl_t),
+			      align);
+	}
+	*num = n;
+	*left_over = bytes - n * size - *mgmt;
+}
+
+/* The smallest order that wastes at most 1/8 of the slab. */
+static void calculate_slab_order(struct kmem_cache *cachep, bool off_slab)
+{
+	unsigned int num, left, mgmt = 0;
+
+	for (unsigned int order = 0; order <= MAX_SLAB_ORDER; order++) {
+		cache_estimate(order, cachep->buffer_size, cachep->align,
+			       off_slab, &num, &left, &mgmt);
+		if (!num)
+			continue;
+		cachep->gfporder = order;
+		cachep->num = num;
+		cachep->colour = left / cachep->colour_off;
+		cachep->slab_size = mgmt;
+		if (left * 8 <= (PAGE_SIZE << order))
+			break;
+	}
+	if (off_slab)
+		cachep->slab_size = (unsigned int)(sizeof(struct slab) +
+						   cachep->num * sizeof(kmem_bufctl_t));
+}
+
+unsigned int slab_array_limit(unsigned int size)
+{
+	/* Linux 2.6's enable_cpucache(): fewer big objects per CPU. */
+	if (size > 131072)
+		return 1;
+	if (size > PAGE_SIZE)
+		return 8;
+	if (size > 1024)
+		return 24;
+	if (size > 256)
+		return 54;
+	return 120;
+}
+
+/* Per-CPU arrays for every possible CPU, in one block from the page allocator. */
+static bool alloc_arrays(struct kmem_cache *cachep)
+{
+	size_t one = sizeof(struct array_cache) + cachep->limit * sizeof(void *);
+	size_t total = one * nr_cpu_ids;
+	unsigned int order = 0;
+	char *mem;
+
+	while ((PAGE_SIZE << order) < total)
+		order++;
+	mem = (char *)__get_free_pages(GFP_KERNEL, order);
+	if (!mem)
+		return false;
+	for (int cpu = 0; cpu < (int)nr_cpu_ids; cpu++) {
+		struct array_cache *ac = (struct array_cache *)(mem + cpu * one);
+
+		ac->avail = 0;
+		ac->limit = cachep->limit;
+		ac->batchcount = cachep->batchcount;
+		ac->touched = 0;
+		cachep->array[cpu] = ac;
+	}
+	return true;
+}
+
+static void free_arrays(struct kmem_cache *cachep)
+{
+	size_t one = sizeof(struct array_cache) + cachep->limit * sizeof(void *);
+	unsigned int order = 0;
+
+	while ((PAGE_SIZE << order) < one * nr_cpu_ids)
+		order++;
+	free_pages((unsigned long)cachep->array[0], order);
+	memset(cachep->array, 0, sizeof(cachep->array));
+}
+
+/* Fills in a cache; false when it cannot be made. */
+static bool setup_cache(struct kmem_cache *cachep, const char *name,
+			size_t size, size_t align, unsigned long flags,
+			void (*ctor)(void *))
+{
+	unsigned int ralign = BYTES_PER_WORD, buffer;
+	bool off_slab;
+
+	memset(cachep, 0, sizeof(*cachep));
+	flags |= slab_debug_flags(name);
+	if (ctor)
+		flags &= ~SLAB_POISON; /* poison would undo the constructor */
+	if (flags & SLAB_HWCACHE_ALIGN) {
+		ralign = L1_CACHE_BYTES;
+		while (size <= ralign / 2 && ralign > BYTES_PER_WORD)
+			ralign /= 2;
+	}
+	if (align > ralign)
+		ralign = (unsigned int)align;
+	if (flags & SLAB_RED_ZONE && ralign < 8)
+		ralign = 8;
+
+	cachep->name = name;
+	cachep->flags = flags;
+	cachep->ctor = ctor;
+	cachep->object_size = (unsigned int)size;
+	cachep->align = ralign;
+	buffer = (unsigned int)ALIGN(size, BYTES_PER_WORD);
+	if (flags & SLAB_RED_ZONE) {
+		cachep->obj_offset = ALIGN(8U, ralign);
+		buffer = cachep->obj_offset + ALIGN(buffer, 8U) + 8;
+	}
+	if (flags & SLAB_STORE_USER)
+		buffer += 2 * sizeof(unsigned long);
+	cachep->buffer_size = ALIGN(buffer, ralign);
+	cachep->colour_off = max((unsigned int)L1_CACHE_BYTES, ralign);
+	if (flags & SLAB_CACHE_DMA)
+		cachep->gfpflags = __GFP_DMA;
+
+	/*
+	 * Big objects keep their descriptor off the slab (2.6: >= 1/8 page),
+	 * in a kmalloc cache - once there is one: the cache of caches and the
+	 * first kmalloc classes are made before any.
+	 */
+	off_slab = cachep->buffer_size >= PAGE_SIZE / 8 &&
+		   kmalloc_slab_for(sizeof(struct slab)) != NULL;
+	calculate_slab_order(cachep, off_slab);
+	if (!cachep->num)
+		return false;
+	if (off_slab) {
+		cachep->flags |= CFLGS_OFF_SLAB;
+		cachep->slabp_cache = kmalloc_slab_for(cachep->slab_size);
+		if (!cachep->slabp_cache)
+			return false;
+	}
+
+	cachep->limit = slab_array_limit(cachep->buffer_size);
+	cachep->batchcount = (cachep->limit + 1) / 2;
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		struct kmem_list3 *l3 = &cachep->nodelists[nid];
+
+		spin_lock_init(&l3->list_lock);
+		INIT_LIST_HEAD(&l3->slabs_partial);
+		INIT_LIST_HEAD(&l3->slabs_full);
+		INIT_LIST_HEAD(&l3->slabs_free);
+		l3->free_limit = (1 + nr_cpu_ids) * cachep->batchcount +
+				 cachep->num;
+	}
+	if (!alloc_arrays(cachep))
+		return false;
+	spin_lock(&cache_chain_lock);
+	list_add_tail(&cachep->next, &cache_chain);
+	spin_unlock(&cache_chain_lock);
+	return true;
+}
+
+struct kmem_cache *kmem_cache_create(const char *name, size_t size,
+				     size_t align, unsigned long flags,
+				     void (*ctor)(void *))
+{
+	struct kmem_cache *cachep = NULL;
+
+	if (!name || !size || size > KMALLOC_MAX_CACHE_SIZE ||
+	    (align & (align - 1)) || align > PAGE_SIZE) {
+		pr_err("kmem_cache_create(%s, %zu, %zu): bad arguments\n",
+		       name ? name : "(null)", size, align);
+		goto fail;
+	}
+	cachep = kmem_cache_alloc(&cache_cache, GFP_KERNEL);
+	if (!cachep)
+		goto fail;
+	if (!setup_cache(cachep, name, size, align, flags, ctor)) {
+		kmem_cache_free(&cache_cache, cachep);
+		cachep = NULL;
+		goto fail;
+	}
+	return cachep;
+fail:
+	if (flags & SLAB_PANIC)
+		panic("kmem_cache_create(): failed to create slab `%s'",
+		      name ? name : "(null)");
+	return NULL;
+}
+
+void kmem_cache_destroy(struct kmem_cache *cachep)
+{
+	struct slab_counts c;
+
+	BUG_ON(!cachep || cachep == &cache_cache);
+	kmem_cache_shrink(cachep);
+	slab_count(cachep, &c);
+	if (c.num_slabs)
+		slab_bug(cachep, NULL,
+			 "kmem_cache_destroy: cache %s still has %lu objects in use",
+			 cachep->name, c.active_objs);
+	spin_lock(&cache_chain_lock);
+	list_del(&cachep->next);
+	spin_unlock(&cache_chain_lock);
+	free_arrays(cachep);
+	kmem_cache_free(&cache_cache, cachep);
+}
+
+const char *kmem_cache_name(const struct kmem_cache *cachep)
+{
+	return cachep->name;
+}
+
+unsigned int kmem_cache_size(const struct kmem_cache *cachep)
+{
+	return cachep->object_size;
+}
+
+/* Boot: the cache of caches by hand, then kmalloc's caches (kmalloc.c). */
+void kmem_cache_init(void)
+{
+	if (!setup_cache(&cache_cache, "kmem_cache", sizeof(struct kmem_cache),
+			 0, SLAB_HWCACHE_ALIGN, NULL))
+		panic("kmem_cache_init: cannot make the cache of caches");
+	kmalloc_caches_init();
+}
+
+/* ---- counting -------------------------------------------------------- */
+
+void slab_count(struct kmem_cache *cachep, struct slab_counts *c)
+{
+	unsigned long free_objs = 0;
+
+	memset(c, 0, sizeof(*c));
+	for (int nid = 0; nid < nr_online_nodes; nid++) {
+		struct kmem_list3 *l3 = &cachep->nodelists[nid];
+		unsigned long flags;
+		struct slab *slabp;
+
+		spin_lock_irqsave(&l3->list_lock, flags);
+		list_for_each_entry(slabp, &l3->slabs_full, list)
+			c->active_slabs++;
+		list_for_each_entry(slabp, &l3->slabs_partial, list)
+			c->active_slabs++;
+		list_for_each_entry(slabp, &l3->slabs_free, list)
+			c->free_slabs++;
+		free_objs += l3->free_objects;
+		spin_unlock_irqrestore(&l3->list_lock, flags);
+	}
+	c->num_slabs = c->active_slabs + c->free_slabs;
+	c->num_objs = c->num_slabs * cachep->num;
+	c->active_objs = c->num_objs - free_objs;
+	for (int cpu = 0; cpu < (int)nr_cpu_ids; cpu++)
+		if (cachep->array[cpu])
+			c->in_arrays += READ_ONCE(cachep->array[cpu]->avail);
+}
+
+unsigned long slab_live_objects(void)
+{
+	struct kmem_cache *cachep;
+	unsigned long live = 0;
+
+	list_for_each_entry(cachep, &cache_chain, next) {
+		struct slab_counts c;
+
+		slab_count(cachep, &c);
+		live += c.active_objs - c.in_arrays;
+	}
+	return live;
+}
+
+/* Linux's /proc/slabinfo, version 2.1 (objects in CPU arrays count as active). */
+void show_slabinfo(void)
+{
+	struct kmem_cache *cachep;
+
+	pr_info("/proc/slabinfo:\n");
+	pr_info("slabinfo - version: 2.1\n");
+	pr_info("# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\n");
+	list_for_each_entry(cachep, &cache_chain, next) {
+		struct slab_counts c;
+
+		slab_count(cachep, &c);
+		pr_info("%-17s %6lu %6lu %6u %4u %4u : tunables %4u %4u %4u : slabdata %6lu %6lu %6u\n",
+			cachep->name, c.active_objs, c.num_objs,
+			cachep->buffer_size, cachep->num,
+			1U << cachep->gfporder, cachep->limit,
+			cachep->batchcount, 0U, c.active_slabs, c.num_slabs, 0U);
+	}
+}

@@ -1,0 +1,174 @@
+/*
+ * mm/slab_internal.h - the slab allocator's data structures, shared by
+ * mm/slab.c (caches and slabs), mm/slab_debug.c (poison, red zones, owner
+ * tracking), mm/kmalloc.c and the tests.
+ *
+ * A slab is 2^gfporder pages holding num objects of buffer_size bytes,
+ * starting colouroff bytes in, after the slab descriptor when it lives on
+ * the slab:
+ *
+ *   page start | colour | struct slab | bufctl[num] | pad | obj 0 | obj 1 ...
+ *                        (on-slab management only)          ^ s_mem
+ *
+ * bufctl[] links the free objects by index (slabp->free is the first,
+ * BUFCTL_END ends the chain).  Every page of a slab has PG_slab and points
+ * back at its cache and slab (page_get_cache/page_get_slab), which is how
+ * kfree() finds both without being told a size.
+ *
+ * An object with debugging on (buffer_size includes all of it):
+ *
+ *   | red zone 1 (8) | object (object_size, rounded to 8) | red zone 2 (8) |
+ *   | last allocator (4) | last freer (4) |
+ *   ^ the buffer       ^ obj_offset: what the caller gets
+ */
+#ifndef MM_SLAB_INTERNAL_H
+#define MM_SLAB_INTERNAL_H
+
+#include "kernel/nr_cpus.h"
+#include "kernel/spinlock.h"
+#include "lib/list.h"
+#include "mm/mm.h"
+#include "mm/mmzone.h"
+#include "mm/slab.h"
+
+/* Object indices: 16 bits keep the on-slab overhead at 2 bytes an object. */
+typedef u16 kmem_bufctl_t;
+#define BUFCTL_END ((kmem_bufctl_t)0xffff)
+
+/* One slab's descriptor (on the slab, or from a kmalloc cache). */
+struct slab {
+	struct list_head list;	/* on one of its node's three lists */
+	unsigned long colouroff;
+	void *s_mem;		/* the first object's buffer */
+	unsigned int inuse;	/* objects handed out (arrays included) */
+	kmem_bufctl_t free;	/* first free object, or BUFCTL_END */
+	int nodeid;
+	kmem_bufctl_t bufctl[];	/* num entries */
+};
+
+/* A CPU's stack of free objects: entry[avail - 1] is the hottest. */
+struct array_cache {
+	unsigned int avail;
+	unsigned int limit;
+	unsigned int batchcount;
+	unsigned int touched;
+	void *entry[];
+};
+
+/* A node's slabs of one cache; list_lock protects all of it. */
+struct kmem_list3 {
+	spinlock_t list_lock;
+	struct list_head slabs_partial;	/* some objects free */
+	struct list_head slabs_full;	/* none free */
+	struct list_head slabs_free;	/* all free */
+	unsigned long free_objects;	/* in the slabs, not the arrays */
+	unsigned long free_limit;	/* more free than this: give slabs back */
+	unsigned long nr_slabs;
+};
+
+#define CFLGS_OFF_SLAB 0x80000000UL	/* descriptor lives off the slab */
+#define CFLGS_KMALLOC 0x40000000UL	/* one of kmalloc's caches */
+
+struct kmem_cache {
+	struct array_cache *array[NR_CPUS];
+	unsigned int batchcount;
+	unsigned int limit;
+
+	unsigned int buffer_size;	/* bytes per object, debugging included */
+	unsigned int object_size;	/* what the creator asked for */
+	unsigned int obj_offset;	/* the caller's object within the buffer */
+	unsigned int align;
+	unsigned int num;		/* objects per slab */
+	unsigned int gfporder;		/* pages per slab: 2^gfporder */
+	gfp_t gfpflags;			/* __GFP_DMA for SLAB_CACHE_DMA */
+	unsigned int colour;		/* colour offsets: 0 .. colour-1 */
+	unsigned int colour_off;	/* bytes per colour step */
+	unsigned int colour_next;	/* the next slab's colour */
+	unsigned int slab_size;		/* descriptor + bufctl[], aligned */
+	struct kmem_cache *slabp_cache;	/* off-slab descriptors come from here */
+	unsigned long flags;
+	void (*ctor)(void *obj);
+	const char *name;
+	struct list_head next;		/* on cache_chain */
+
+	struct kmem_list3 nodelists[MAX_NUMNODES];
+
+	/* Statistics, for slabinfo and the tests. */
+	unsigned long grown;		/* slabs made */
+	unsigned long reaped;		/* slabs given back */
+	unsigned long ctor_calls;
+};
+
+/* The objects a CPU's array may hold, from the object size (2.6's rule). */
+unsigned int slab_array_limit(unsigned int buffer_size);
+
+extern struct list_head cache_chain;
+extern spinlock_t cache_chain_lock;
+extern struct kmem_cache cache_cache;
+
+static inline struct kmem_cache *page_get_cache(const struct page *page)
+{
+	return (struct kmem_cache *)page->owner_data[0];
+}
+
+static inline struct slab *page_get_slab(const struct page *page)
+{
+	return (struct slab *)page->owner_data[1];
+}
+
+/* The object (caller's pointer) at index idx of slabp. */
+static inline void *index_to_obj(const struct kmem_cache *cachep,
+				 const struct slab *slabp, unsigned int idx)
+{
+	return (char *)slabp->s_mem + idx * cachep->buffer_size +
+	       cachep->obj_offset;
+}
+
+/* The index of a caller's object, or -1 when objp is no object start. */
+static inline long obj_to_index(const struct kmem_cache *cachep,
+				const struct slab *slabp, const void *objp)
+{
+	long off = (long)((const char *)objp - (const char *)slabp->s_mem) -
+		   (long)cachep->obj_offset;
+
+	if (off < 0 || off % (long)cachep->buffer_size ||
+	    off / (long)cachep->buffer_size >= (long)cachep->num)
+		return -1;
+	return off / (long)cachep->buffer_size;
+}
+
+/* Frees objp to cachep's CPU array, after the debug checks (no others). */
+void __cache_free(struct kmem_cache *cachep, void *objp, unsigned long caller);
+void *__cache_alloc_caller(struct kmem_cache *cachep, gfp_t flags,
+			   unsigned long caller);
+/* The smallest kmalloc cache of at least size bytes (off-slab descriptors). */
+struct kmem_cache *kmalloc_slab_for(size_t size);
+void kmalloc_caches_init(void);
+
+/* Totals over a cache's nodes and CPUs (slabinfo, tests). */
+struct slab_counts {
+	unsigned long num_objs, active_objs, in_arrays;
+	unsigned long num_slabs, active_slabs, free_slabs;
+};
+void slab_count(struct kmem_cache *cachep, struct slab_counts *c);
+
+/* Objects handed out and not yet freed, over every cache. */
+unsigned long slab_live_objects(void);
+
+/* ---- debugging (mm/slab_debug.c) ---- */
+
+/* The SLAB_* debug flags slab_debug= asks for this cache's name. */
+unsigned long slab_debug_flags(const char *name);
+/* Lays a new object out as free: poison and inactive red zones. */
+void slab_debug_init_obj(struct kmem_cache *cachep, void *objp);
+/* Checks and marks an object being handed out; caller is who asked. */
+void slab_debug_alloc(struct kmem_cache *cachep, void *objp,
+		      unsigned long caller);
+/* Checks and marks an object being freed. */
+void slab_debug_free(struct kmem_cache *cachep, void *objp,
+		     unsigned long caller);
+/* Reports a misuse in one "BUG:" line plus details, and stops the kernel. */
+void slab_bug(struct kmem_cache *cachep, const void *objp, const char *fmt, ...)
+	__printf(3, 4) __noreturn;
+
+#endif /* MM_SLAB_INTERNAL_H */
