@@ -63,7 +63,7 @@ SRCS := $(wildcard boot/*.S) \
 	$(wildcard tests/*.c)
 OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
 
-.PHONY: all run test test-qemu test-host iso debug deps clean help check-deps
+.PHONY: all run test test-qemu test-host iso debug deps clean help FORCE
 
 all: $(KERNEL)
 
@@ -92,11 +92,13 @@ $(KERNEL): $(OBJS) linker.ld tools/kallsyms.py
 # ---- the GRUB ISO -------------------------------------------------------
 iso: $(ISO)
 
-$(ISO): $(KERNEL) iso/grub.cfg
+# ISO_APPEND is the command line GRUB passes to the kernel (default none).
+ISO_APPEND ?=
+$(ISO): $(KERNEL) iso/grub.cfg FORCE
 	@rm -rf $(BUILD)/isodir
 	@mkdir -p $(BUILD)/isodir/boot/grub
 	@cp $(KERNEL) $(BUILD)/isodir/boot/mm86.elf
-	@cp iso/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
+	@sed 's|@APPEND@|$(ISO_APPEND)|' iso/grub.cfg > $(BUILD)/isodir/boot/grub/grub.cfg
 	$(call say,ISO,$@)
 	$(Q)grub-mkrescue -o $@ $(BUILD)/isodir 2> $(BUILD)/grub-mkrescue.log || \
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
@@ -137,6 +139,8 @@ deps:
 
 clean:
 	rm -rf $(BUILD) .gdbinit
+
+FORCE:
 
 help:
 	@sed -n '1,/^$$/p' Makefile
