@@ -40,8 +40,8 @@ struct kernel_param {
 };
 
 /*
- * Each registration is a pointer in .setup_params (like ktest suites in
- * .ktest_suites), so the section is a plain array of pointers whatever the
+ * Each registration is a pointer in setup_params (like ktest suites in
+ * ktest_suites), so the section is a plain array of pointers whatever the
  * size and padding of struct kernel_param.
  */
 #define __setup_param(str, unique_id, fn, is_early)                         \
@@ -49,12 +49,12 @@ struct kernel_param {
 		.name = str, .setup = fn, .early = is_early                  \
 	};                                                                   \
 	static const struct kernel_param *const __setup_ptr_##unique_id     \
-		__section(".setup_params") __used = &__setup_##unique_id
+		__section("setup_params") __used = &__setup_##unique_id
 
 #define early_param(str, fn) __setup_param(str, fn, fn, true)
 #define __setup(str, fn) __setup_param(str, fn, fn, false)
 
-/* Defined by the linker script around KEEP(*(.setup_params)). */
+/* Defined by the linker script around KEEP(*(setup_params)). */
 extern const struct kernel_param *const __setup_params_start[];
 extern const struct kernel_param *const __setup_params_end[];
 

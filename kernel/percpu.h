@@ -20,7 +20,7 @@
 #include "lib/compiler.h"
 
 #define DEFINE_PER_CPU(type, name)                                          \
-	__section(".data..percpu") __typeof__(type) name
+	__section("percpu_data") __typeof__(type) name
 #define DECLARE_PER_CPU(type, name) extern __typeof__(type) name
 
 extern unsigned long __per_cpu_offset[NR_CPUS];

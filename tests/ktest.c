@@ -1,7 +1,7 @@
 /*
  * tests/ktest.c - runs the suites and prints KTAP version 1.
  *
- * Suites come from the .ktest_suites section (KTEST_SUITE), in link order.
+ * Suites come from the ktest_suites section (KTEST_SUITE), in link order.
  * ktest.filter=GLOB selects cases by "suite.case" (a glob without a dot
  * selects whole suites); suites with no selected case are not printed at
  * all, so the plan always matches what runs.

@@ -2,7 +2,7 @@
  * tests/ktest.h - the in-kernel test framework.
  *
  * A suite is a struct ktest_suite in its own file tests/<subject>_test.c,
- * registered with KTEST_SUITE() into the .ktest_suites linker section; the
+ * registered with KTEST_SUITE() into the ktest_suites linker section; the
  * runner walks that section in link order.  Each case gets a fresh struct
  * ktest.  EXPECT macros record a failure and let the case go on; ASSERT
  * macros record it and abandon the case at once (a longjmp back into the
@@ -48,7 +48,7 @@ struct ktest_suite {
 
 #define KTEST_SUITE(suite)                                                 \
 	static const struct ktest_suite *const __ktest_suite_##suite        \
-		__section(".ktest_suites") __used = &(suite)
+		__section("ktest_suites") __used = &(suite)
 
 /* A counter that must read the same before and after every case. */
 struct ktest_resource {
@@ -59,7 +59,7 @@ struct ktest_resource {
 #define KTEST_RESOURCE(var, label, fn)                                     \
 	static const struct ktest_resource __ktest_res_##var = { label, fn }; \
 	static const struct ktest_resource *const __ktest_resp_##var        \
-		__section(".ktest_resources") __used = &__ktest_res_##var
+		__section("ktest_resources") __used = &__ktest_res_##var
 
 /*
  * A misuse scenario: code that must stop the kernel (a BUG:, a panic, a
@@ -74,7 +74,7 @@ struct ktest_misuse {
 #define KTEST_MISUSE(var, fn)                                              \
 	static const struct ktest_misuse __ktest_mis_##var = { #var, fn };    \
 	static const struct ktest_misuse *const __ktest_misp_##var          \
-		__section(".ktest_misuse") __used = &__ktest_mis_##var
+		__section("ktest_misuse") __used = &__ktest_mis_##var
 
 /* Per-case state.  Tests may use priv; the rest belongs to the runner. */
 struct ktest {
