@@ -11,6 +11,14 @@
 #include "kernel/nr_cpus.h"
 #include "lib/types.h"
 
+struct boot_info;
+
+/* The architecture-independent start-up, after the boot protocol (main.c). */
+void kernel_init(const struct boot_info *bi) __noreturn;
+
+/* Where the kernel image lies in physical memory, [*start, *end). */
+void arch_kernel_image(phys_addr_t *start, phys_addr_t *end);
+
 /* Console, descriptor tables, trap handlers: the first thing start_kernel does. */
 void arch_early_init(void);
 

@@ -27,29 +27,40 @@ struct boot_info boot_info;
 
 void start_kernel(u32 magic, u32 info_pa);
 
+/* The Multiboot entry: what the boot loader handed over, then the rest. */
 void start_kernel(u32 magic, u32 info_pa)
 {
-	int failed, err;
+	int err;
 
 	arch_early_init();
 	pr_notice("%s\n", mm86_banner);
 
 	err = multiboot_parse(magic, info_pa, arch_early_phys_to_virt,
 			      &boot_info);
-	if (err) {
-		multiboot_print(&boot_info);
+	multiboot_print(&boot_info);
+	if (err)
 		panic("no usable Multiboot information (magic %08x, info at %08x): error %d",
 		      magic, info_pa, err);
-	}
-	multiboot_print(&boot_info);
-	cmdline_init(boot_info.cmdline);
-	e820__memory_setup(&boot_info);
+	kernel_init(&boot_info);
+}
+
+/*
+ * Everything after the boot protocol, on any architecture: the memory map
+ * and early parameters, the clock and platform, memory management, the
+ * other CPUs, the late parameters, the slab layer, and the tests.
+ */
+void kernel_init(const struct boot_info *bi)
+{
+	int failed;
+
+	cmdline_init(bi->cmdline);
+	e820__memory_setup(bi);
 	parse_early_params();
 	e820__finish_early_params();
 
 	arch_time_init();
 	arch_platform_init(setup_max_cpus);
-	mm_core_init(&boot_info);
+	mm_core_init(bi);
 	setup_per_cpu_areas();
 	arch_smp_boot_cpus(alloc_cpu_stack);
 	parse_late_params();

@@ -45,10 +45,13 @@ unsigned long free_all_pages;
 
 static void reserve_boot_ranges(const struct boot_info *bi)
 {
+	phys_addr_t kstart, kend;
+
+	arch_kernel_image(&kstart, &kend);
 	memblock_reserve(0, PAGE_SIZE);
 	memblock_reserve(BIOS_AREA_START, BIOS_AREA_END - BIOS_AREA_START);
-	memblock_reserve(__pa(__kernel_phys_start + PAGE_OFFSET),
-			 (phys_addr_t)(__kernel_phys_end - __kernel_phys_start));
+	if (kend > kstart)
+		memblock_reserve(kstart, kend - kstart);
 	for (unsigned int i = 0; i < bi->nr_reserved; i++) {
 		const struct boot_range *r = &bi->reserved[i];
 

@@ -13,6 +13,7 @@
 #include "asm/page.h"
 #include "asm/processor.h"
 #include "kernel/arch.h"
+#include "kernel/sections.h"
 
 #define DEBUG_EXIT_PORT 0xf4
 
@@ -53,4 +54,10 @@ void arch_stop_this_cpu(void)
 {
 	for (;;)
 		__asm__ __volatile__("cli; hlt" ::: "memory");
+}
+
+void arch_kernel_image(phys_addr_t *start, phys_addr_t *end)
+{
+	*start = (phys_addr_t)(unsigned long)__kernel_phys_start;
+	*end = (phys_addr_t)(unsigned long)__kernel_phys_end;
 }
