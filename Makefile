@@ -63,7 +63,7 @@ SRCS := $(wildcard boot/*.S) \
 	$(wildcard tests/*.c)
 OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
 
-.PHONY: all run test test-qemu test-host iso debug deps clean help FORCE
+.PHONY: all run test test-qemu test-host host iso debug deps clean help FORCE
 
 all: $(KERNEL)
 
@@ -88,6 +88,42 @@ $(KERNEL): $(OBJS) linker.ld tools/kallsyms.py
 	@$(NM) -n $@ > $(BUILD)/mm86.map
 
 -include $(OBJS:.o=.d)
+
+# ---- the user-space build: mm/ under the sanitizers ---------------------
+# The same mm/, kernel/ and lib/ files, arch/host instead of arch/x86, the
+# host compiler with AddressSanitizer and UBSan, and the suites that make
+# sense without PC hardware.  build/host/mm86-host runs them.
+HOSTCC      ?= gcc
+HOST_BUILD  := $(BUILD)/host
+HOST_BIN    := $(HOST_BUILD)/mm86-host
+HOST_SAN    ?= -fsanitize=address,undefined -fno-sanitize-recover=all
+HOST_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -fno-builtin \
+	       -Wall -Wextra -Wno-unused-parameter -Werror -MMD -MP \
+	       -I. -Iarch/host/include -DNR_CPUS=$(NR_CPUS) \
+	       -DMM86_VERSION='"$(VERSION)"' $(HOST_SAN)
+HOST_LDLIBS := $(HOST_SAN) -pthread
+HOST_SUITES := lib cmdline multiboot e820 memblock buddy gfp zone pcp vmstat \
+	       highmem slab kmalloc slab_debug smp_stress
+HOST_SRCS   := $(filter-out lib/string.c,$(wildcard lib/*.c)) \
+	       $(addprefix kernel/,cmdline.c multiboot.c printk.c panic.c \
+				   smp.c version.c kallsyms.c main.c) \
+	       $(wildcard mm/*.c) $(wildcard arch/host/*.c) \
+	       tests/ktest.c tests/resources.c \
+	       $(wildcard $(patsubst %,tests/%_test.c,$(HOST_SUITES)))
+HOST_OBJS   := $(patsubst %,$(HOST_BUILD)/%.o,$(basename $(HOST_SRCS)))
+
+$(HOST_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call say,HOSTCC,$<)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -c $< -o $@
+
+$(HOST_BIN): $(HOST_OBJS)
+	$(call say,HOSTLD,$@)
+	$(Q)$(HOSTCC) -o $@ $(HOST_OBJS) $(HOST_LDLIBS)
+
+host: $(HOST_BIN)
+
+-include $(HOST_OBJS:.o=.d)
 
 # ---- the GRUB ISO -------------------------------------------------------
 iso: $(ISO)
@@ -126,9 +162,10 @@ test-qemu: deps $(KERNEL) $(ISO)
 	$(PYTHON) tools/runner.py --jobs $(JOBS) --only '$(ONLY)' \
 		--kernel $(KERNEL) --iso $(ISO) --logs $(BUILD)/logs
 
-test-host:
-	@mkdir -p $(BUILD)
-	$(PYTHON) tools/host-tests.py --counts $(BUILD)/host-counts.txt
+test-host: $(HOST_BIN)
+	@mkdir -p $(BUILD)/logs
+	$(PYTHON) tools/host-tests.py --counts $(BUILD)/host-counts.txt \
+		--host-binary $(HOST_BIN) --logs $(BUILD)/logs
 
 # ---- set-up -------------------------------------------------------------
 DEB_PACKAGES := gcc-i686-linux-gnu binutils-i686-linux-gnu qemu-system-x86 \

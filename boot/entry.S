@@ -47,8 +47,8 @@ _start:
 	jne bad_magic
 
 	/* 2. zero .bss through its physical alias */
-	movl $PHYS(__bss_start), %edx
-	movl $PHYS(__bss_end), %ecx
+	movl $PHYS(__kbss_start), %edx
+	movl $PHYS(__kbss_end), %ecx
 	subl %edx, %ecx
 	shrl $2, %ecx
 	xorl %eax, %eax

@@ -362,14 +362,14 @@ void cmdline_init(const char *raw)
 
 static size_t nr_setup_params(void)
 {
-	return __setup_params_end - __setup_params_start;
+	return __stop_setup_params - __start_setup_params;
 }
 
 void parse_early_params(void)
 {
 	if (early_params_done)
 		return;
-	__parse_args(boot_command_line, __setup_params_start,
+	__parse_args(boot_command_line, __start_setup_params,
 		     nr_setup_params(), CMDLINE_PASS_EARLY, NULL, NULL, true);
 	early_params_done = true;
 }
@@ -382,9 +382,9 @@ void parse_late_params(void)
 	size_t num = nr_setup_params();
 
 	/* The early pass already reported the over-long tokens. */
-	__parse_args(boot_command_line, __setup_params_start, num,
+	__parse_args(boot_command_line, __start_setup_params, num,
 		     CMDLINE_PASS_LATE, NULL, NULL, !early_params_done);
-	if (cmdline_unknown_list(boot_command_line, __setup_params_start, num,
+	if (cmdline_unknown_list(boot_command_line, __start_setup_params, num,
 				 unknown_names, sizeof(unknown_names)))
 		pr_notice("Unknown kernel command line parameters \"%s\", ignored.\n",
 			  unknown_names);

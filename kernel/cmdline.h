@@ -55,8 +55,8 @@ struct kernel_param {
 #define __setup(str, fn) __setup_param(str, fn, fn, false)
 
 /* Defined by the linker script around KEEP(*(setup_params)). */
-extern const struct kernel_param *const __setup_params_start[];
-extern const struct kernel_param *const __setup_params_end[];
+extern const struct kernel_param *const __start_setup_params[];
+extern const struct kernel_param *const __stop_setup_params[];
 
 /* The pass argument of parse_args(). */
 #define CMDLINE_PASS_LATE 0	/* __setup handlers only */

@@ -8,7 +8,7 @@
 extern char __kernel_phys_start[], __kernel_phys_end[];
 extern char __text_start[], __text_end[];
 extern char __rodata_start[], __rodata_end[];
-extern char __data_start[], __data_end[];
-extern char __bss_start[], __bss_end[];
+extern char __rwdata_start[], __rwdata_end[];
+extern char __kbss_start[], __kbss_end[];
 
 #endif /* KERNEL_SECTIONS_H */

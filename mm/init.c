@@ -177,9 +177,9 @@ static void print_memory_line(void)
 	pr_info("Memory: %luK/%luK available (%luK kernel code, %luK rwdata, %luK rodata, %luK bss, %luK reserved, %luK highmem)\n",
 		managed * k, present * k,
 		(unsigned long)(__text_end - __text_start) >> 10,
-		(unsigned long)(__data_end - __data_start) >> 10,
+		(unsigned long)(__rwdata_end - __rwdata_start) >> 10,
 		(unsigned long)(__rodata_end - __rodata_start) >> 10,
-		(unsigned long)(__bss_end - __bss_start) >> 10,
+		(unsigned long)(__kbss_end - __kbss_start) >> 10,
 		(present - managed) * k, high * k);
 }
 

@@ -74,8 +74,11 @@ static inline bool page_is_buddy(struct zone *zone, unsigned long buddy_pfn,
 
 void zone_init_free_lists(struct zone *zone)
 {
-	/* One struct page per 4 KiB frame: 32 bytes is 0.8% of RAM. */
-	BUILD_BUG_ON(sizeof(struct page) > 32);
+	/*
+	 * One struct page per 4 KiB frame: 32 bytes (eight words) is 0.8% of
+	 * RAM on i386; a 64-bit user-space build has 64-byte pages.
+	 */
+	BUILD_BUG_ON(sizeof(struct page) > 8 * sizeof(unsigned long));
 	for (unsigned int order = 0; order < MAX_ORDER; order++) {
 		INIT_LIST_HEAD(&zone->free_area[order].free_list);
 		zone->free_area[order].nr_free = 0;

@@ -210,8 +210,9 @@ void slab_debug_alloc(struct kmem_cache *cachep, void *objp,
 		    *redzone2(cachep, objp) != RED_INACTIVE)
 			slab_bug(cachep, objp,
 				 "%s: red zone of free object %p corrupted: %016llx %016llx",
-				 cachep->name, objp, *redzone1(cachep, objp),
-				 *redzone2(cachep, objp));
+				 cachep->name, objp,
+				 (unsigned long long)*redzone1(cachep, objp),
+				 (unsigned long long)*redzone2(cachep, objp));
 		*redzone1(cachep, objp) = *redzone2(cachep, objp) = RED_ACTIVE;
 	}
 	if (cachep->flags & SLAB_STORE_USER)
@@ -255,11 +256,11 @@ void slab_debug_free(struct kmem_cache *cachep, void *objp,
 		if (rz1 != RED_ACTIVE)
 			slab_bug(cachep, objp,
 				 "%s: red zone before object %p overwritten: %016llx (write before the start)",
-				 cachep->name, objp, rz1);
+				 cachep->name, objp, (unsigned long long)rz1);
 		if (rz2 != RED_ACTIVE)
 			slab_bug(cachep, objp,
 				 "%s: red zone after object %p overwritten: %016llx (write past the end)",
-				 cachep->name, objp, rz2);
+				 cachep->name, objp, (unsigned long long)rz2);
 		*redzone1(cachep, objp) = *redzone2(cachep, objp) = RED_INACTIVE;
 	} else if ((cachep->flags & SLAB_CONSISTENCY) &&
 		   object_is_free(cachep, objp)) {

@@ -31,12 +31,13 @@
 #define MAX_RESOURCES 16
 #define FILTER_MAX 128
 
-extern const struct ktest_suite *const __ktest_suites_start[],
-	*const __ktest_suites_end[];
-extern const struct ktest_resource *const __ktest_resources_start[],
-	*const __ktest_resources_end[];
-extern const struct ktest_misuse *const __ktest_misuse_start[],
-	*const __ktest_misuse_end[];
+/* Weak: a build without misuse scenarios (or resources) has no section. */
+extern const struct ktest_suite *const __start_ktest_suites[] __weak,
+	*const __stop_ktest_suites[] __weak;
+extern const struct ktest_resource *const __start_ktest_resources[] __weak,
+	*const __stop_ktest_resources[] __weak;
+extern const struct ktest_misuse *const __start_ktest_misuse[] __weak,
+	*const __stop_ktest_misuse[] __weak;
 
 static char filter[FILTER_MAX];
 static u64 boot_seed;
@@ -273,19 +274,19 @@ u64 ktest_seed(void)
 
 static unsigned int nr_resources(void)
 {
-	return (unsigned int)(__ktest_resources_end - __ktest_resources_start);
+	return (unsigned int)(__stop_ktest_resources - __start_ktest_resources);
 }
 
 static void snapshot(long *vals)
 {
 	for (unsigned int i = 0; i < nr_resources(); i++)
-		vals[i] = __ktest_resources_start[i]->count();
+		vals[i] = __start_ktest_resources[i]->count();
 }
 
 static void check_leaks(struct ktest *t, const long *before)
 {
 	for (unsigned int i = 0; i < nr_resources(); i++) {
-		const struct ktest_resource *r = __ktest_resources_start[i];
+		const struct ktest_resource *r = __start_ktest_resources[i];
 		long after = r->count();
 
 		if (after != before[i]) {
@@ -379,7 +380,7 @@ int ktest_run_all(void)
 	BUG_ON(nr_resources() > MAX_RESOURCES);
 	if (!seed_given)
 		boot_seed = get_cycles();
-	for (sp = __ktest_suites_start; sp < __ktest_suites_end; sp++)
+	for (sp = __start_ktest_suites; sp < __stop_ktest_suites; sp++)
 		nsuites += selected_cases(*sp) > 0;
 
 	printk_raw("KTAP version 1\n");
@@ -389,7 +390,7 @@ int ktest_run_all(void)
 	if (filter[0])
 		printk_raw("# ktest: filter %s\n", filter);
 	printk_raw("1..%u\n", nsuites);
-	for (sp = __ktest_suites_start; sp < __ktest_suites_end; sp++)
+	for (sp = __start_ktest_suites; sp < __stop_ktest_suites; sp++)
 		if (selected_cases(*sp) > 0)
 			run_suite(*sp, ++num, &total);
 	printk_raw("# totals: pass:%u fail:%u skip:%u total:%u\n", total.pass,
@@ -410,7 +411,7 @@ void ktest_run_misuse(void)
 
 	if (!misuse[0])
 		return;
-	for (mp = __ktest_misuse_start; mp < __ktest_misuse_end; mp++) {
+	for (mp = __start_ktest_misuse; mp < __stop_ktest_misuse; mp++) {
 		if (strcmp((*mp)->name, misuse) != 0)
 			continue;
 		pr_info("ktest: misuse scenario %s: it must stop the kernel\n",
@@ -421,7 +422,7 @@ void ktest_run_misuse(void)
 		arch_exit(EXIT_FAILURE_STATUS);
 	}
 	pr_err("ktest: no misuse scenario named '%s'; known:", misuse);
-	for (mp = __ktest_misuse_start; mp < __ktest_misuse_end; mp++)
+	for (mp = __start_ktest_misuse; mp < __stop_ktest_misuse; mp++)
 		pr_cont(" %s", (*mp)->name);
 	pr_cont("\n");
 	arch_exit(EXIT_FAILURE_STATUS);

@@ -1,29 +1,94 @@
 #!/usr/bin/env python3
 """Runs mm86's host-side tests and writes their count for the runner.
 
-Today these are the unit tests of the host tools themselves (the KTAP
-parser and the boot runner's judging), found as tools/test_*.py.  The
-result is printed and written to --counts FILE as one line
+Two kinds:
+  - the unit tests of the host tools themselves (the KTAP parser and the
+    boot runner's judging), found as tools/test_*.py;
+  - the user-space build of the kernel (build/host/mm86-host: mm/, kernel/
+    and lib/ under AddressSanitizer and UBSan, CPUs as threads), run in a
+    few configurations; each run's KTAP report is judged like a boot's
+    (tools/ktap.py) and its exit status must be 0.
+The result is printed and written to --counts FILE as one line
 "N passed, N failed", which tools/runner.py adds to the boots' total.
 """
 import argparse
 import os
+import subprocess
 import sys
+import time
 import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import ktap  # noqa: E402
+
+# name, arguments of mm86-host
+HOST_RUNS = [
+    ("host-1cpu", ["--mem=64", "--cpus=1"]),
+    ("host-4cpu", ["--mem=256", "--cpus=4"]),
+    ("host-fake-numa", ["--mem=128", "--cpus=2", "numa=fake=2"]),
+    ("host-slab-debug", ["--mem=128", "--cpus=2", "slab_debug"]),
+]
+
+
+def run_unit_tests():
+    suite = unittest.defaultTestLoader.discover(HERE, pattern="test_*.py",
+                                                top_level_dir=HERE)
+    result = unittest.TextTestRunner(verbosity=1, stream=sys.stdout).run(suite)
+    failed = len(result.failures) + len(result.errors)
+    return result.testsRun - failed - len(result.skipped), failed
+
+
+def run_host_kernel(binary, logs):
+    passed = failed = 0
+    for name, args in HOST_RUNS:
+        log = os.path.join(logs, name + ".log")
+        start = time.monotonic()
+        env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:abort_on_error=0",
+                   UBSAN_OPTIONS="print_stacktrace=1")
+        try:
+            proc = subprocess.run([binary] + args, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, timeout=300,
+                                  env=env)
+            out, status = proc.stdout.decode(errors="replace"), proc.returncode
+        except subprocess.TimeoutExpired as e:
+            out, status = (e.stdout or b"").decode(errors="replace"), "timeout"
+        with open(log, "w") as f:
+            f.write(out)
+        report = ktap.parse(out)
+        counts = report.counts()
+        ok = status == 0 and report.passed
+        wall = time.monotonic() - start
+        print(f"{'PASS' if ok else 'FAIL'} {name:16} ({wall:.1f} s, "
+              f"{counts.passed + counts.failed + counts.skipped} cases) {log}")
+        passed += counts.passed
+        failed += counts.failed
+        if not ok:
+            for err in report.errors[:5]:
+                print(f"    {err}")
+            for suite, case in report.failures()[:10]:
+                print(f"    not ok {suite.display_name()}"
+                      f"{'.' + case.name if case else ''}")
+            if status != 0:
+                print(f"    exit status {status}; last lines:")
+                for line in out.splitlines()[-12:]:
+                    print(f"      {line}")
+            failed += max(1, counts.failed == 0)
+    return passed, failed
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--counts", help="write 'N passed, N failed' here")
+    ap.add_argument("--host-binary", help="the user-space kernel to run")
+    ap.add_argument("--logs", default="build/logs")
     args = ap.parse_args()
 
-    here = os.path.dirname(os.path.abspath(__file__))
-    sys.path.insert(0, here)
-    suite = unittest.defaultTestLoader.discover(here, pattern="test_*.py",
-                                                top_level_dir=here)
-    result = unittest.TextTestRunner(verbosity=1, stream=sys.stdout).run(suite)
-    failed = len(result.failures) + len(result.errors)
-    passed = result.testsRun - failed - len(result.skipped)
+    passed, failed = run_unit_tests()
+    if args.host_binary:
+        os.makedirs(args.logs, exist_ok=True)
+        p, f = run_host_kernel(args.host_binary, args.logs)
+        passed, failed = passed + p, failed + f
     line = f"{passed} passed, {failed} failed"
     print(f"host: {line}")
     if args.counts:

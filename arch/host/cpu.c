@@ -1,0 +1,97 @@
+/*
+ * arch/host/cpu.c - CPUs are threads.
+ *
+ * Thread n is CPU n: host_cpu (thread-local) is its number, so
+ * smp_processor_id() and this_cpu_ptr() work as in the kernel, and
+ * host_irq_flags is its interrupt flag.  The boot thread is CPU 0; the
+ * others are started by arch_smp_boot_cpus() and idle serving cross-calls
+ * (kernel/smp.c) until the program ends.  An "IPI" is a flag the idle loop
+ * polls: kernel/smp.c already marks the request pending before it asks.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "arch/host/host.h"
+#include "asm/irqflags.h"
+#include "asm/processor.h"
+#include "kernel/arch.h"
+#include "kernel/printk.h"
+#include "kernel/smp.h"
+#include "lib/string.h"
+
+__thread int host_cpu;
+__thread unsigned long host_irq_flags;
+unsigned int host_nr_cpus = 1;
+
+void host_cpu_relax(void)
+{
+	sched_yield();
+}
+
+void arch_platform_init(unsigned int max_cpus)
+{
+	nr_cpu_ids = min(host_nr_cpus, max_cpus ? max_cpus : 1);
+	if (nr_cpu_ids > NR_CPUS)
+		nr_cpu_ids = NR_CPUS;
+	pr_info("host: %u CPUs (threads)\n", nr_cpu_ids);
+}
+
+bool arch_firmware_numa(struct fw_numa *fw)
+{
+	memset(fw, 0, sizeof(*fw));
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		fw->cpu_pxm[cpu] = -1;
+	return false;
+}
+
+void arch_set_percpu_base(int cpu, unsigned long base)
+{
+	/* The thread reads __per_cpu_offset[host_cpu] itself. */
+}
+
+void arch_set_trampoline_page(phys_addr_t pa)
+{
+}
+
+void arch_send_call_function_ipi(int cpu)
+{
+	/* The target polls: kernel/smp.c has marked the request pending. */
+}
+
+static void *cpu_thread(void *arg)
+{
+	host_cpu = (int)(long)arg;
+	host_irq_flags = 0;
+	set_bit((unsigned long)host_cpu, cpu_online_bits);
+	for (;;) {
+		smp_handle_call_function();
+		host_cpu_relax();
+	}
+	return NULL;
+}
+
+void arch_smp_boot_cpus(void *(*alloc_stack)(int cpu, size_t size))
+{
+	for (unsigned int cpu = 1; cpu < nr_cpu_ids; cpu++) {
+		pthread_t th;
+
+		if (pthread_create(&th, NULL, cpu_thread, (void *)(long)cpu)) {
+			pr_err("host: cannot start CPU %u\n", cpu);
+			break;
+		}
+		pthread_detach(th);
+		while (!cpu_online((int)cpu))
+			host_cpu_relax();
+		pr_info("smpboot: CPU %u is up (thread)\n", cpu);
+	}
+}
+
+void arch_stop_this_cpu(void)
+{
+	for (;;)
+		pause();
+}

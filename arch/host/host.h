@@ -1,0 +1,12 @@
+/*
+ * arch/host/host.h - what the user-space build's files share.
+ */
+#ifndef ARCH_HOST_HOST_H
+#define ARCH_HOST_HOST_H
+
+/* Maps bytes of "physical memory" and reserves the vmemmap range. */
+void host_memory_init(unsigned long bytes);
+/* The number of "CPUs" (threads) the run was asked for. */
+extern unsigned int host_nr_cpus;
+
+#endif
