@@ -17,7 +17,7 @@
 #include "mm/mm.h"
 #include "mm/topology.h"
 
-extern char __per_cpu_start[], __per_cpu_end[];
+extern char __start_percpu_data[], __stop_percpu_data[];
 
 unsigned long __per_cpu_offset[NR_CPUS];
 DEFINE_PER_CPU(unsigned long, this_cpu_off);
@@ -25,7 +25,7 @@ DEFINE_PER_CPU(int, cpu_number);
 
 void setup_per_cpu_areas(void)
 {
-	size_t size = (size_t)(__per_cpu_end - __per_cpu_start);
+	size_t size = (size_t)(__stop_percpu_data - __start_percpu_data);
 	unsigned int order = 0;
 	int cpu;
 
@@ -39,8 +39,8 @@ void setup_per_cpu_areas(void)
 		if (!page)
 			panic("no memory for CPU %d's per-CPU area", cpu);
 		area = page_address(page);
-		memcpy(area, __per_cpu_start, size);
-		__per_cpu_offset[cpu] = (unsigned long)(area - __per_cpu_start);
+		memcpy(area, __start_percpu_data, size);
+		__per_cpu_offset[cpu] = (unsigned long)(area - __start_percpu_data);
 		per_cpu(this_cpu_off, cpu) = __per_cpu_offset[cpu];
 		per_cpu(cpu_number, cpu) = cpu;
 		arch_set_percpu_base(cpu, __per_cpu_offset[cpu]);
