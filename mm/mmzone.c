@@ -133,7 +133,7 @@ void build_all_zonelists(void)
 
 	for_each_online_node(nid)
 		build_zonelists(NODE_DATA(nid));
-	pr_info("Built %d zonelists in Zone order, mobility grouping off.  Total pages: %lu\n",
+	pr_info("Built %d zonelists in Node order, mobility grouping off.  Total pages: %lu\n",
 		nr_online_nodes, totalram_pages());
 }
 

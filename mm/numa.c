@@ -27,6 +27,8 @@
 #define FOUR_GB (1ULL << 32)
 #define LOCAL_DISTANCE 10
 #define REMOTE_DISTANCE 20
+#define PFN_UP(x) ((unsigned long)(((x) + PAGE_SIZE - 1) >> PAGE_SHIFT))
+#define PFN_DOWN(x) ((unsigned long)((x) >> PAGE_SHIFT))
 
 int cpu_node_map[NR_CPUS];
 static u8 numa_dist[MAX_NUMNODES][MAX_NUMNODES];
@@ -56,19 +58,6 @@ int node_distance(int from, int to)
 	if (have_dist)
 		return numa_dist[from][to];
 	return from == to ? LOCAL_DISTANCE : REMOTE_DISTANCE;
-}
-
-static phys_addr_t ram_below_4g(void)
-{
-	phys_addr_t sum = 0;
-
-	for (unsigned long i = 0; i < memblock.memory.cnt; i++) {
-		const struct memblock_region *r = &memblock.memory.regions[i];
-
-		if (r->base < FOUR_GB)
-			sum += min(r->base + r->size, (phys_addr_t)FOUR_GB) - r->base;
-	}
-	return sum;
 }
 
 /* The firmware's layout; false (nothing changed) when it is unusable. */
@@ -138,18 +127,28 @@ static bool numa_from_firmware(const struct fw_numa *fw)
  */
 static void numa_emulate(unsigned int n)
 {
-	phys_addr_t per = ALIGN_DOWN(ram_below_4g() / n, PAGE_SIZE);
-	phys_addr_t bound[MAX_NUMNODES + 1], acc = 0;
+	unsigned long total = 0, per, acc = 0; /* whole pages */
+	phys_addr_t bound[MAX_NUMNODES + 1];
 	unsigned long cnt = memblock.memory.cnt;
 	unsigned int k = 1;
 
+	for (unsigned long i = 0; i < cnt; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+		unsigned long s = PFN_UP(r->base);
+		unsigned long e = PFN_DOWN(min(r->base + r->size, (phys_addr_t)FOUR_GB));
+
+		if (e > s)
+			total += e - s;
+	}
+	per = total / n;
 	bound[0] = 0;
 	for (unsigned long i = 0; i < cnt && k < n; i++) {
 		const struct memblock_region *r = &memblock.memory.regions[i];
-		phys_addr_t s = r->base, e = min(r->base + r->size, (phys_addr_t)FOUR_GB);
+		unsigned long s = PFN_UP(r->base);
+		unsigned long e = PFN_DOWN(min(r->base + r->size, (phys_addr_t)FOUR_GB));
 
 		while (s < e && k < n) {
-			phys_addr_t need = (phys_addr_t)k * per - acc;
+			unsigned long need = k * per - acc;
 
 			if (e - s < need) {
 				acc += e - s;
@@ -157,7 +156,7 @@ static void numa_emulate(unsigned int n)
 			}
 			s += need;
 			acc += need;
-			bound[k++] = s;
+			bound[k++] = (phys_addr_t)s << PAGE_SHIFT;
 		}
 	}
 	while (k <= n)

@@ -35,6 +35,18 @@ static bool have_highmem(void)
 	return false;
 }
 
+/* A node with a HighMem zone: GFP_HIGHUSER on a node without one takes
+ * that node's Normal zone before another node's HighMem. */
+static int highmem_node(void)
+{
+	int nid;
+
+	for_each_online_node(nid)
+		if (populated_zone(&NODE_DATA(nid)->node_zones[ZONE_HIGHMEM]))
+			return nid;
+	return 0;
+}
+
 static void need_highmem(struct ktest *t)
 {
 	if (!have_highmem())
@@ -58,7 +70,7 @@ static bool in_fixmap(const void *addr)
 /* A highmem page, unmapped; the case aborts when there is none. */
 static struct page *get_highpage(struct ktest *t)
 {
-	struct page *page = alloc_page(GFP_HIGHUSER);
+	struct page *page = alloc_pages_node(highmem_node(), GFP_HIGHUSER, 0);
 
 	KTEST_ASSERT_NOT_NULL(t, page);
 	if (!PageHighMem(page) || page_address(page)) {
@@ -216,8 +228,8 @@ static void kmap_atomic_two_slots(struct ktest *t)
 
 	need_highmem(t);
 	pg[0] = get_highpage(t);
-	pg[1] = alloc_page(GFP_HIGHUSER);
-	pg[2] = alloc_page(GFP_HIGHUSER);
+	pg[1] = alloc_pages_node(highmem_node(), GFP_HIGHUSER, 0);
+	pg[2] = alloc_pages_node(highmem_node(), GFP_HIGHUSER, 0);
 	if (!pg[1] || !pg[2] || !PageHighMem(pg[1]) || !PageHighMem(pg[2])) {
 		KTEST_FAIL(t, "GFP_HIGHUSER did not give three highmem pages");
 		goto out;
@@ -265,7 +277,7 @@ static void kmap_many(struct ktest *t)
 
 	need_highmem(t);
 	for (n = 0; n < NR_MANY; n++) {
-		pg[n] = alloc_page(GFP_HIGHUSER);
+		pg[n] = alloc_pages_node(highmem_node(), GFP_HIGHUSER, 0);
 		if (!pg[n] || !PageHighMem(pg[n]))
 			break;
 	}
