@@ -63,7 +63,7 @@ SRCS := $(wildcard boot/*.S) \
 	$(wildcard tests/*.c)
 OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
 
-.PHONY: all run test test-qemu test-host host iso debug deps clean help FORCE
+.PHONY: all run test test-qemu test-host host fuzz fuzz-build iso debug deps clean help FORCE
 
 all: $(KERNEL)
 
@@ -103,7 +103,7 @@ HOST_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -fno-builtin \
 	       -DMM86_VERSION='"$(VERSION)"' $(HOST_SAN)
 HOST_LDLIBS := $(HOST_SAN) -pthread
 HOST_SUITES := lib cmdline multiboot e820 memblock buddy gfp zone pcp vmstat \
-	       highmem slab kmalloc slab_debug smp_stress
+	       highmem slab kmalloc smp_stress
 HOST_SRCS   := $(filter-out lib/string.c,$(wildcard lib/*.c)) \
 	       $(addprefix kernel/,cmdline.c multiboot.c printk.c panic.c \
 				   smp.c version.c kallsyms.c main.c) \
@@ -122,6 +122,43 @@ $(HOST_BIN): $(HOST_OBJS)
 	$(Q)$(HOSTCC) -o $@ $(HOST_OBJS) $(HOST_LDLIBS)
 
 host: $(HOST_BIN)
+
+# ---- fuzzing: libFuzzer targets over the user-space build ----------------
+FUZZ_CC      ?= clang
+FUZZ_BUILD   := $(BUILD)/fuzz
+FUZZ_SECONDS ?= 20
+FUZZ_TARGETS := e820 alloc
+FUZZ_CFLAGS  := $(filter-out $(HOST_SAN),$(HOST_CFLAGS)) \
+		-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_SRCS    := $(filter-out arch/host/main.c tests/%_test.c,$(HOST_SRCS))
+FUZZ_OBJS    := $(patsubst %,$(FUZZ_BUILD)/%.o,$(basename $(FUZZ_SRCS)))
+FUZZ_BINS    := $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
+
+$(FUZZ_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call say,FUZZCC,$<)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_OBJS)
+	$(call say,FUZZLD,$@)
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -pthread -o $@ $^
+
+fuzz-build: $(FUZZ_BINS)
+.SECONDARY: $(patsubst %,$(FUZZ_BUILD)/tests/fuzz/fuzz_%.o,$(FUZZ_TARGETS))
+
+# Each target for FUZZ_SECONDS from the seed corpus in tests/fuzz/corpus/
+# (new inputs go to build/, never into the repository).
+fuzz: deps $(FUZZ_BINS)
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_BUILD)/corpus-$$t; \
+		echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
+		$(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
+			-print_final_stats=1 -close_fd_mask=1 \
+			-artifact_prefix=$(FUZZ_BUILD)/ \
+			$(FUZZ_BUILD)/corpus-$$t tests/fuzz/corpus/$$t || exit 1; \
+	done
+
+-include $(FUZZ_OBJS:.o=.d)
 
 -include $(HOST_OBJS:.o=.d)
 
@@ -162,14 +199,20 @@ test-qemu: deps $(KERNEL) $(ISO)
 	$(PYTHON) tools/runner.py --jobs $(JOBS) --only '$(ONLY)' \
 		--kernel $(KERNEL) --iso $(ISO) --logs $(BUILD)/logs
 
-test-host: $(HOST_BIN)
+# The host tools' unit tests, the user-space kernel's suites, and each
+# fuzzer for FUZZ_TEST_SECONDS.
+FUZZ_TEST_SECONDS ?= 10
+test-host: $(HOST_BIN) $(FUZZ_BINS)
 	@mkdir -p $(BUILD)/logs
 	$(PYTHON) tools/host-tests.py --counts $(BUILD)/host-counts.txt \
-		--host-binary $(HOST_BIN) --logs $(BUILD)/logs
+		--host-binary $(HOST_BIN) --logs $(BUILD)/logs \
+		--fuzz $(FUZZ_BINS) --fuzz-seconds $(FUZZ_TEST_SECONDS) \
+		--fuzz-corpus tests/fuzz/corpus --fuzz-work $(FUZZ_BUILD)
 
 # ---- set-up -------------------------------------------------------------
 DEB_PACKAGES := gcc-i686-linux-gnu binutils-i686-linux-gnu qemu-system-x86 \
-		grub-pc-bin grub-common xorriso mtools python3
+		grub-pc-bin grub-common xorriso mtools python3 \
+		gcc clang libclang-rt-dev valgrind libmimalloc-dev libjemalloc-dev
 
 deps:
 	@tools/deps.sh $(DEB_PACKAGES)

@@ -15,6 +15,8 @@ struct boot_info;
 
 /* The architecture-independent start-up, after the boot protocol (main.c). */
 void kernel_init(const struct boot_info *bi) __noreturn;
+/* kernel_init() up to a working kernel, without the tests. */
+void kernel_setup(const struct boot_info *bi);
 
 /* Where the kernel image lies in physical memory, [*start, *end). */
 void arch_kernel_image(phys_addr_t *start, phys_addr_t *end);

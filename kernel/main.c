@@ -47,12 +47,11 @@ void start_kernel(u32 magic, u32 info_pa)
 /*
  * Everything after the boot protocol, on any architecture: the memory map
  * and early parameters, the clock and platform, memory management, the
- * other CPUs, the late parameters, the slab layer, and the tests.
+ * other CPUs, the late parameters and the slab layer.  (The user-space
+ * fuzzers stop here; the kernel goes on to the tests.)
  */
-void kernel_init(const struct boot_info *bi)
+void kernel_setup(const struct boot_info *bi)
 {
-	int failed;
-
 	cmdline_init(bi->cmdline);
 	e820__memory_setup(bi);
 	parse_early_params();
@@ -65,7 +64,14 @@ void kernel_init(const struct boot_info *bi)
 	arch_smp_boot_cpus(alloc_cpu_stack);
 	parse_late_params();
 	kmem_cache_init();
+}
 
+/* Sets everything up, runs the tests, and ends with their verdict. */
+void kernel_init(const struct boot_info *bi)
+{
+	int failed;
+
+	kernel_setup(bi);
 	ktest_run_misuse();
 	failed = ktest_run_all();
 	show_mem_dumps();

@@ -178,8 +178,11 @@ static void slab_destroy(struct kmem_cache *cachep, struct slab *slabp)
  * when its node already has more free objects than free_limit.
  * Interrupts off; takes each node's list_lock.
  */
-static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr)
+static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
+			       unsigned int nr)
 {
+	unsigned int pages = 0;
+
 	for (unsigned int i = 0; i < nr; i++) {
 		void *objp = objpp[i];
 		struct slab *slabp = page_get_slab(virt_to_page(objp));
@@ -193,6 +196,7 @@ static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr)
 			if (l3->free_objects > l3->free_limit) {
 				l3->free_objects -= cachep->num;
 				slab_destroy(cachep, slabp);
+				pages += 1U << cachep->gfporder;
 			} else {
 				list_add(&slabp->list, &l3->slabs_free);
 			}
@@ -201,6 +205,7 @@ static void free_block(struct kmem_cache *cachep, void **objpp, unsigned int nr)
 		}
 		spin_unlock(&l3->list_lock);
 	}
+	return pages;
 }
 
 /* ---- the per-CPU arrays ---------------------------------------------- */
@@ -264,19 +269,28 @@ static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 	memmove(ac->entry, ac->entry + batch, ac->avail * sizeof(void *));
 }
 
+struct drain_arg {
+	struct kmem_cache *cachep;
+	unsigned int pages;	/* slabs that emptied and were given back */
+};
+
 static void do_drain(void *arg)
 {
-	struct kmem_cache *cachep = arg;
-	struct array_cache *ac = cpu_array(cachep);
+	struct drain_arg *d = arg;
+	struct array_cache *ac = cpu_array(d->cachep);
 
-	free_block(cachep, ac->entry, ac->avail);
+	__atomic_fetch_add(&d->pages, free_block(d->cachep, ac->entry, ac->avail),
+			   __ATOMIC_RELAXED);
 	ac->avail = 0;
 }
 
-/* Empties every CPU's array of cachep (by cross-call). */
-static void drain_cpu_caches(struct kmem_cache *cachep)
+/* Empties every CPU's array of cachep (by cross-call); pages freed. */
+static unsigned int drain_cpu_caches(struct kmem_cache *cachep)
 {
-	on_each_cpu(do_drain, cachep, true);
+	struct drain_arg d = { cachep, 0 };
+
+	on_each_cpu(do_drain, &d, true);
+	return d.pages;
 }
 
 /* ---- allocating and freeing ------------------------------------------ */
@@ -388,8 +402,9 @@ static int drain_freelist(struct kmem_cache *cachep)
 
 int kmem_cache_shrink(struct kmem_cache *cachep)
 {
-	drain_cpu_caches(cachep);
-	return drain_freelist(cachep);
+	int pages = (int)drain_cpu_caches(cachep);
+
+	return pages + drain_freelist(cachep);
 }
 
 unsigned long kmem_cache_reap_all(void)

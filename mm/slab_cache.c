@@ -28,7 +28,8 @@
 #include "mm/slab_internal.h"
 
 #define BYTES_PER_WORD sizeof(void *)
-#define MAX_SLAB_ORDER 5	/* 128 KiB: the largest kmalloc class */
+/* The largest slab: 4 MiB (needed only by 128 KiB objects with debugging). */
+#define MAX_SLAB_ORDER (MAX_ORDER - 1)
 
 LIST_HEAD(cache_chain);
 DEFINE_SPINLOCK(cache_chain_lock);

@@ -8,6 +8,8 @@ Two kinds:
     and lib/ under AddressSanitizer and UBSan, CPUs as threads), run in a
     few configurations; each run's KTAP report is judged like a boot's
     (tools/ktap.py) and its exit status must be 0.
+  - the libFuzzer targets (--fuzz), each for a fixed time from the seed
+    corpus; one case each, passed when the fuzzer found nothing.
 The result is printed and written to --counts FILE as one line
 "N passed, N failed", which tools/runner.py adds to the boots' total.
 """
@@ -77,17 +79,54 @@ def run_host_kernel(binary, logs):
     return passed, failed
 
 
+def run_fuzzers(binaries, seconds, corpus, work):
+    passed = failed = 0
+    for binary in binaries:
+        name = os.path.basename(binary)
+        target = name[len("fuzz_"):]
+        scratch = os.path.join(work, "corpus-" + target)
+        os.makedirs(scratch, exist_ok=True)
+        cmd = [binary, f"-max_total_time={seconds}", "-print_final_stats=1",
+               "-close_fd_mask=1", f"-artifact_prefix={work}/", scratch,
+               os.path.join(corpus, target)]
+        start = time.monotonic()
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, timeout=seconds + 120)
+        out = proc.stdout.decode(errors="replace")
+        runs = [line.split()[-1] for line in out.splitlines()
+                if line.startswith("stat::number_of_executed_units")]
+        wall = time.monotonic() - start
+        ok = proc.returncode == 0
+        print(f"{'PASS' if ok else 'FAIL'} {name:16} ({wall:.1f} s, "
+              f"{runs[0] if runs else '?'} inputs)")
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+            for line in out.splitlines()[-25:]:
+                print(f"    {line}")
+    return passed, failed
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--counts", help="write 'N passed, N failed' here")
     ap.add_argument("--host-binary", help="the user-space kernel to run")
     ap.add_argument("--logs", default="build/logs")
+    ap.add_argument("--fuzz", nargs="*", default=[], help="fuzzer binaries")
+    ap.add_argument("--fuzz-seconds", type=int, default=10)
+    ap.add_argument("--fuzz-corpus", default="tests/fuzz/corpus")
+    ap.add_argument("--fuzz-work", default="build/fuzz")
     args = ap.parse_args()
 
     passed, failed = run_unit_tests()
     if args.host_binary:
         os.makedirs(args.logs, exist_ok=True)
         p, f = run_host_kernel(args.host_binary, args.logs)
+        passed, failed = passed + p, failed + f
+    if args.fuzz:
+        p, f = run_fuzzers(args.fuzz, args.fuzz_seconds, args.fuzz_corpus,
+                           args.fuzz_work)
         passed, failed = passed + p, failed + f
     line = f"{passed} passed, {failed} failed"
     print(f"host: {line}")

@@ -6,6 +6,10 @@
 
 /* Maps bytes of "physical memory" and reserves the vmemmap range. */
 void host_memory_init(unsigned long bytes);
+struct boot_info;
+/* A PC-like boot_info for mem_bytes of arena and this command line. */
+struct boot_info *host_boot_info(unsigned long mem_bytes, const char *cmdline);
+
 /* The number of "CPUs" (threads) the run was asked for. */
 extern unsigned int host_nr_cpus;
 

@@ -1,11 +1,8 @@
 /*
- * arch/host/setup.c - the user-space build's start-up, console, clock and
- * exit: mm86-host [--mem=MiB] [--cpus=N] [kernel command line ...].
- *
- * It lays out a PC-like firmware map over the arena (the first 639 KiB
- * usable, the BIOS hole up to 1 MiB, the rest usable), joins the remaining
- * arguments into the kernel command line, and runs the same kernel_init()
- * as the real kernel.  The exit status is 0 when every test passed.
+ * arch/host/setup.c - the user-space build's console, clock, exit and
+ * stack traces, and host_boot_info(): a PC-like firmware map over the
+ * arena (the first 639 KiB usable, the BIOS hole up to 1 MiB, the rest
+ * usable) with a command line, as a boot loader would hand it over.
  */
 #define _GNU_SOURCE
 #include <execinfo.h>
@@ -39,7 +36,7 @@ NO_IMAGE(__kbss_end);
 NO_IMAGE(__kernel_phys_start);
 NO_IMAGE(__kernel_phys_end);
 
-static struct boot_info host_boot_info;
+static struct boot_info boot_info_storage;
 static struct timespec boot_time;
 static unsigned long cpu_khz;
 
@@ -137,40 +134,15 @@ static void add_range(struct boot_info *bi, u64 addr, u64 len, u32 type)
 	bi->nr_mmap++;
 }
 
-int main(int argc, char **argv)
+struct boot_info *host_boot_info(unsigned long mem_bytes, const char *cmdline)
 {
-	struct boot_info *bi = &host_boot_info;
-	unsigned long mem_mib = 128;
-	size_t len = 0;
+	struct boot_info *bi = &boot_info_storage;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strncmp(argv[i], "--mem=", 6)) {
-			mem_mib = strtoul(argv[i] + 6, NULL, 0);
-		} else if (!strncmp(argv[i], "--cpus=", 7)) {
-			host_nr_cpus = (unsigned int)strtoul(argv[i] + 7, NULL, 0);
-		} else {
-			size_t n = strlen(argv[i]);
-
-			if (len + n + 2 > sizeof(bi->cmdline)) {
-				fprintf(stderr, "mm86-host: command line too long\n");
-				return 2;
-			}
-			if (len)
-				bi->cmdline[len++] = ' ';
-			memcpy(bi->cmdline + len, argv[i], n + 1);
-			len += n;
-		}
-	}
-	if (mem_mib < 4 || mem_mib > 768 || !host_nr_cpus) {
-		fprintf(stderr, "usage: mm86-host [--mem=MiB (4..768)] [--cpus=N] [command line]\n");
-		return 2;
-	}
-	host_memory_init(mem_mib << 20);
-	arch_early_init();
-	pr_notice("%s (user-space build)\n", mm86_banner);
+	memset(bi, 0, sizeof(*bi));
 	bi->has_mmap = true;
 	add_range(bi, 0, 0x9fc00, 1);
 	add_range(bi, 0x9fc00, 0x100000 - 0x9fc00, 2);
-	add_range(bi, 0x100000, (mem_mib << 20) - 0x100000, 1);
-	kernel_init(bi);
+	add_range(bi, 0x100000, mem_bytes - 0x100000, 1);
+	snprintf(bi->cmdline, sizeof(bi->cmdline), "%s", cmdline);
+	return bi;
 }
