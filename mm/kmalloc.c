@@ -82,14 +82,15 @@ static void *kmalloc_large(size_t size, gfp_t flags)
 	unsigned int order = 0;
 	struct page *page;
 
-	while ((PAGE_SIZE << order) < size)
-		order++;
-	if (order >= MAX_ORDER) {
+	/* Checked first: PAGE_SIZE << order wraps for sizes near 4 GiB. */
+	if (size > (PAGE_SIZE << (MAX_ORDER - 1))) {
 		if (!(flags & __GFP_NOWARN))
 			pr_warn("kmalloc: %zu bytes is more than the largest block (%lu)\n",
 				size, PAGE_SIZE << (MAX_ORDER - 1));
 		return NULL;
 	}
+	while ((PAGE_SIZE << order) < size)
+		order++;
 	page = alloc_pages(flags & ~__GFP_HIGHMEM, order);
 	if (!page)
 		return NULL;

@@ -161,6 +161,11 @@ static void slab_destroy(struct kmem_cache *cachep, struct slab *slabp)
 {
 	struct page *page = virt_to_page(slab_pages(cachep, slabp));
 
+	if (cachep->flags & (SLAB_POISON | SLAB_RED_ZONE))
+		for (unsigned int i = 0; i < cachep->num; i++)
+			slab_debug_check_free_obj(cachep,
+						  index_to_obj(cachep, slabp, i));
+
 	for (unsigned int i = 0; i < (1U << cachep->gfporder); i++) {
 		__ClearPageSlab(page + i);
 		page[i].owner_data[0] = page[i].owner_data[1] = 0;
@@ -181,6 +186,7 @@ static void slab_destroy(struct kmem_cache *cachep, struct slab *slabp)
 static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
 			       unsigned int nr)
 {
+	struct kmem_list3 *locked = NULL;
 	unsigned int pages = 0;
 
 	for (unsigned int i = 0; i < nr; i++) {
@@ -188,7 +194,13 @@ static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
 		struct slab *slabp = page_get_slab(virt_to_page(objp));
 		struct kmem_list3 *l3 = &cachep->nodelists[slabp->nodeid];
 
-		spin_lock(&l3->list_lock);
+		/* One acquisition for a run of objects of the same node. */
+		if (l3 != locked) {
+			if (locked)
+				spin_unlock(&locked->list_lock);
+			spin_lock(&l3->list_lock);
+			locked = l3;
+		}
 		list_del(&slabp->list);
 		slab_put_obj(cachep, slabp, objp);
 		l3->free_objects++;
@@ -203,8 +215,9 @@ static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
 		} else {
 			list_add_tail(&slabp->list, &l3->slabs_partial);
 		}
-		spin_unlock(&l3->list_lock);
 	}
+	if (locked)
+		spin_unlock(&locked->list_lock);
 	return pages;
 }
 

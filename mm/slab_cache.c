@@ -28,7 +28,12 @@
 #include "mm/slab_internal.h"
 
 #define BYTES_PER_WORD sizeof(void *)
-/* The largest slab: 4 MiB (needed only by 128 KiB objects with debugging). */
+/*
+ * Slabs up to 128 KiB (the largest kmalloc class) are tried for the 1/8
+ * rule; larger ones only when no object fits otherwise (128 KiB objects
+ * with debugging words), up to the largest block.
+ */
+#define PREFERRED_SLAB_ORDER 5
 #define MAX_SLAB_ORDER (MAX_ORDER - 1)
 
 LIST_HEAD(cache_chain);
@@ -80,7 +85,8 @@ static void calculate_slab_order(struct kmem_cache *cachep, bool off_slab)
 		cachep->num = num;
 		cachep->colour = left / cachep->colour_off;
 		cachep->slab_size = mgmt;
-		if (left * 8 <= (PAGE_SIZE << order))
+		if (left * 8 <= (PAGE_SIZE << order) ||
+		    order >= PREFERRED_SLAB_ORDER)
 			break;
 	}
 	if (off_slab)

@@ -150,7 +150,8 @@ void slab_bug(struct kmem_cache *cachep, const void *objp, const char *fmt, ...)
 	pr_alert("BUG: %s\n", msg);
 	if (cachep && objp && virt_addr_valid(objp) &&
 	    PageSlab(virt_to_page(objp)) &&
-	    page_get_cache(virt_to_page(objp)) == cachep) {
+	    page_get_cache(virt_to_page(objp)) == cachep &&
+	    obj_to_index(cachep, page_get_slab(virt_to_page(objp)), objp) >= 0) {
 		const u8 *b = objp;
 		unsigned int n = min(cachep->object_size, 16U);
 		char hex[16 * 3 + 1];
@@ -217,6 +218,24 @@ void slab_debug_alloc(struct kmem_cache *cachep, void *objp,
 	}
 	if (cachep->flags & SLAB_STORE_USER)
 		owner_words(cachep, objp)[0] = caller;
+}
+
+/*
+ * A free object about to be given back with its slab: a write after free
+ * must not escape just because the object was never handed out again.
+ */
+void slab_debug_check_free_obj(struct kmem_cache *cachep, void *objp)
+{
+	if (cachep->flags & SLAB_POISON)
+		check_poison(cachep, objp);
+	if ((cachep->flags & SLAB_RED_ZONE) &&
+	    (*redzone1(cachep, objp) != RED_INACTIVE ||
+	     *redzone2(cachep, objp) != RED_INACTIVE))
+		slab_bug(cachep, objp,
+			 "%s: red zone of free object %p corrupted: %016llx %016llx",
+			 cachep->name, objp,
+			 (unsigned long long)*redzone1(cachep, objp),
+			 (unsigned long long)*redzone2(cachep, objp));
 }
 
 /* Is objp free already: on its slab's free chain, or in a CPU array? */

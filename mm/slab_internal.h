@@ -164,6 +164,8 @@ void slab_debug_init_obj(struct kmem_cache *cachep, void *objp);
 /* Checks and marks an object being handed out; caller is who asked. */
 void slab_debug_alloc(struct kmem_cache *cachep, void *objp,
 		      unsigned long caller);
+/* Checks a free object whose slab is being given back. */
+void slab_debug_check_free_obj(struct kmem_cache *cachep, void *objp);
 /* Checks and marks an object being freed. */
 void slab_debug_free(struct kmem_cache *cachep, void *objp,
 		     unsigned long caller);

@@ -1,0 +1,1372 @@
+/*
+ * tests/slab_test.c - suite "slab": caches, slabs and the per-CPU arrays.
+ *
+ * Every expected number is worked out here from Linux 2.6's rules, written
+ * out below (rule_layout), and compared with what the cache does; a cache's
+ * fields are never their own expectation.  The rules, for an object of
+ * size bytes, alignment align and creation flags:
+ *
+ *   alignment   a word (4); SLAB_HWCACHE_ALIGN: a cache line (64), halved
+ *               while the object fits in half of it (never below a word);
+ *               an explicit align larger than that wins; a red zone needs 8.
+ *   buffer      size rounded to a word; debugging adds a red zone of 8
+ *               before (the caller's object starts ALIGN(8, align) in) and
+ *               8 after the object rounded to 8, and 2 owner words; then
+ *               rounded to the alignment.
+ *   placement   off the slab when buffer >= PAGE_SIZE / 8 (512): the
+ *               descriptor (struct slab + a 16-bit bufctl per object)
+ *               comes from the smallest kmalloc class that holds it.
+ *   estimate    (2.6's cache_estimate) for 2^order pages of B bytes:
+ *               off-slab  num = B / buffer, mgmt = 0;
+ *               on-slab   num = (B - sizeof(struct slab)) / (buffer + 2),
+ *                         less one while ALIGN(sizeof(struct slab) + 2 num,
+ *                         align) + num * buffer > B; mgmt is that ALIGN();
+ *               left = B - num * buffer - mgmt.
+ *   order       the smallest order 0..MAX_ORDER-1 with num > 0 and
+ *               left * 8 <= B (an eighth wasted at most); the largest if
+ *               none is.
+ *   colour      colour_off = max(64, align); colour = left / colour_off:
+ *               slab k starts its objects (k mod colour) * colour_off
+ *               further in (after the descriptor when it is on the slab).
+ *   arrays      limit 120 (buffer <= 256), 54 (<= 1024), 24 (<= 4096),
+ *               8 (larger); batchcount (limit + 1) / 2; a node keeps at
+ *               most free_limit = (1 + nr_cpu_ids) * batchcount + num
+ *               free objects in its slabs before it gives a free slab back.
+ *
+ * The cases allocate on the boot CPU with nothing else using their caches,
+ * so that which slab and which array an object comes from can be worked
+ * out by hand: a refill takes up to batchcount objects, partial slabs
+ * first; a CPU array is a LIFO stack; a free to a full array first gives
+ * its oldest batchcount objects back to their slabs.  list_lock is a
+ * ticket lock: the tickets it handed out count its acquisitions.
+ *
+ * mixed_caches_on_every_cpu_stay_consistent ends with a checker of every
+ * cache's books (check_cache): for each node, each slab's inuse plus the
+ * length of its free chain is num, each slab is on the list its count
+ * says, free_objects is the sum of the free chains, nr_slabs the slabs
+ * listed; each object in a CPU array is one of the cache's, at an
+ * object's start, and on no free chain.
+ */
+#include "kernel/smp.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
+#include "mm/gfp.h"
+#include "mm/mm.h"
+#include "mm/mmzone.h"
+#include "mm/slab.h"
+#include "mm/slab_internal.h"
+#include "mm/topology.h"
+#include "tests/ktest.h"
+
+/* ---- the rules ------------------------------------------------------- */
+
+#define WORD ((unsigned int)sizeof(void *))
+#define CACHE_LINE 64U
+#define SLAB_DESC ((unsigned int)sizeof(struct slab))
+#define BUFCTL ((unsigned int)sizeof(kmem_bufctl_t))
+#define OFF_SLAB_MIN ((unsigned int)PAGE_SIZE / 8)
+#define RULE_MAX_ORDER (MAX_ORDER - 1)
+
+static const unsigned int kmalloc_classes[] = {
+	32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192, 16384,
+	32768, 65536, 131072,
+};
+
+/* The smallest kmalloc class of at least size bytes; 0 if none. */
+static unsigned int class_for(unsigned int size)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(kmalloc_classes); i++)
+		if (kmalloc_classes[i] >= size)
+			return kmalloc_classes[i];
+	return 0;
+}
+
+struct rule_layout {
+	unsigned int align, buffer, obj_offset, colour_off;
+	bool off_slab;
+	unsigned int order, num, left, mgmt, colour;
+	unsigned int desc_bytes;	/* off-slab: struct slab + bufctls */
+	unsigned int limit, batch;
+};
+
+static void rule_estimate(unsigned int order, const struct rule_layout *r,
+			  unsigned int *num, unsigned int *left,
+			  unsigned int *mgmt)
+{
+	unsigned int bytes = (unsigned int)PAGE_SIZE << order, n;
+
+	if (r->off_slab) {
+		n = bytes / r->buffer;
+		*mgmt = 0;
+	} else {
+		n = (bytes - SLAB_DESC) / (r->buffer + BUFCTL);
+		while (n && ALIGN(SLAB_DESC + n * BUFCTL, r->align) +
+					n * r->buffer > bytes)
+			n--;
+		*mgmt = ALIGN(SLAB_DESC + n * BUFCTL, r->align);
+	}
+	*num = n;
+	*left = bytes - n * r->buffer - *mgmt;
+}
+
+/* The layout the rules give; dbg are the debug flags the cache gets. */
+static void rule_layout(unsigned int size, unsigned int align,
+			unsigned long flags, struct rule_layout *r)
+{
+	unsigned int ralign = WORD, buffer;
+
+	memset(r, 0, sizeof(*r));
+	if (flags & SLAB_HWCACHE_ALIGN) {
+		ralign = CACHE_LINE;
+		while (size <= ralign / 2 && ralign > WORD)
+			ralign /= 2;
+	}
+	if (align > ralign)
+		ralign = align;
+	if ((flags & SLAB_RED_ZONE) && ralign < 8)
+		ralign = 8;
+	buffer = ALIGN(size, WORD);
+	if (flags & SLAB_RED_ZONE) {
+		r->obj_offset = ALIGN(8U, ralign);
+		buffer = r->obj_offset + ALIGN(buffer, 8U) + 8;
+	}
+	if (flags & SLAB_STORE_USER)
+		buffer += 2 * WORD;
+	r->align = ralign;
+	r->buffer = ALIGN(buffer, ralign);
+	r->colour_off = max(CACHE_LINE, ralign);
+	r->off_slab = r->buffer >= OFF_SLAB_MIN;
+	for (unsigned int order = 0; order <= RULE_MAX_ORDER; order++) {
+		unsigned int num, left, mgmt;
+
+		rule_estimate(order, r, &num, &left, &mgmt);
+		if (!num)
+			continue;
+		r->order = order;
+		r->num = num;
+		r->left = left;
+		r->mgmt = mgmt;
+		if (left * 8 <= ((unsigned int)PAGE_SIZE << order))
+			break;
+	}
+	r->colour = r->left / r->colour_off;
+	if (r->off_slab)
+		r->desc_bytes = SLAB_DESC + r->num * BUFCTL;
+	r->limit = r->buffer > 4096 ? 8 : r->buffer > 1024 ? 24 :
+		   r->buffer > 256 ? 54 : 120;
+	r->batch = (r->limit + 1) / 2;
+}
+
+/* The layout of a cache made by kmem_cache_create(name, size, align, flags, ctor). */
+static void rule_for_cache(const char *name, unsigned int size,
+			   unsigned int align, unsigned long flags,
+			   struct rule_layout *r)
+{
+	rule_layout(size, align, flags | slab_debug_flags(name), r);
+}
+
+static unsigned long rule_free_limit(const struct rule_layout *r)
+{
+	return (1UL + nr_cpu_ids) * r->batch + r->num;
+}
+
+/* ---- looking at slabs ------------------------------------------------ */
+
+static struct slab *slab_of(const void *obj)
+{
+	return page_get_slab(virt_to_page(obj));
+}
+
+/*
+ * The first page of the slab holding obj, found through the pages (every
+ * page of a slab points at its descriptor); *npages its length.
+ */
+static struct page *slab_first_page(const void *obj, unsigned int *npages)
+{
+	struct page *p = virt_to_page(obj), *first = p, *last = p;
+	struct slab *s = page_get_slab(p);
+
+	while (page_to_pfn(first) > 0 && PageSlab(first - 1) &&
+	       page_get_slab(first - 1) == s)
+		first--;
+	while (page_to_pfn(last) + 1 < max_pfn && PageSlab(last + 1) &&
+	       page_get_slab(last + 1) == s)
+		last++;
+	*npages = (unsigned int)(last - first) + 1;
+	return first;
+}
+
+static unsigned long free_pages_now(void)
+{
+	return nr_free_pages() + nr_pcp_pages();
+}
+
+static struct array_cache *this_array(struct kmem_cache *c)
+{
+	return c->array[smp_processor_id()];
+}
+
+static struct kmem_list3 *this_node(struct kmem_cache *c)
+{
+	return &c->nodelists[numa_node_id()];
+}
+
+/* list_lock acquisitions so far (the ticket lock hands out one per lock). */
+static u16 lock_tickets(struct kmem_list3 *l3)
+{
+	return __atomic_load_n(&l3->list_lock.next, __ATOMIC_RELAXED);
+}
+
+/* Objects the cases hold (one case at a time). */
+#define MAX_HELD 1536
+static void *held[MAX_HELD];
+
+static void free_held(struct kmem_cache *c, unsigned int from, unsigned int to)
+{
+	for (unsigned int i = from; i < to; i++)
+		if (held[i]) {
+			kmem_cache_free(c, held[i]);
+			held[i] = NULL;
+		}
+}
+
+/* Allocates n objects into held[0..n); aborts the case on NULL. */
+static void alloc_held(struct ktest *t, struct kmem_cache *c, unsigned int n)
+{
+	KTEST_ASSERT_LE(t, n, (unsigned int)MAX_HELD);
+	for (unsigned int i = 0; i < n; i++) {
+		held[i] = kmem_cache_alloc(c, GFP_KERNEL);
+		if (!held[i]) {
+			free_held(c, 0, i);
+			kmem_cache_destroy(c);
+			KTEST_FAIL(t, "kmem_cache_alloc(%s) returned NULL after %u objects",
+				   kmem_cache_name(c), i);
+			ktest_abort(t);
+		}
+	}
+}
+
+static struct kmem_cache *create(struct ktest *t, const char *name,
+				 unsigned int size, unsigned int align,
+				 unsigned long flags, void (*ctor)(void *))
+{
+	struct kmem_cache *c = kmem_cache_create(name, size, align, flags, ctor);
+
+	if (!c) {
+		KTEST_FAIL(t, "kmem_cache_create(%s, %u, %u, %#lx) returned NULL",
+			   name, size, align, flags);
+		ktest_abort(t);
+	}
+	return c;
+}
+
+/* ---- layout ---------------------------------------------------------- */
+
+/*
+ * The sizes of the brief, worked by hand (no debugging; sizeof(struct
+ * slab) is 28 on i386, alignment a word):
+ *
+ *   20: on-slab, order 0: (4096-28)/22 = 184; 28+368 -> 396 + 3680 = 4076;
+ *       left 20 <= 512.                               num 184, colour 0
+ *  100: (4068)/102 = 39; 108 + 3900 = 4008; left 88.  num 39, colour 1
+ *  500: 4068/502 = 8; 44 + 4000 = 4044; left 52.      num 8, colour 0
+ *  512: off-slab (>= 512): 4096/512 = 8, left 0.      num 8, colour 0
+ * 1500: off-slab: order 0: 2, left 1096 > 512; order 1: 5, left 692 <= 1024.
+ *                                                     order 1, num 5, colour 10
+ * 3000: order 0: 1, left 1096 > 512; order 1: 2, left 2192 > 1024;
+ *       order 2: 5, left 1384 <= 2048.                order 2, num 5, colour 21
+ * 5000: order 0: none; order 1: 1, left 3192 > 1024; order 2: 3, left 1384.
+ *                                                     order 2, num 3, colour 21
+ */
+static const struct {
+	unsigned int size, order, num, colour;
+	bool off_slab;
+} by_hand[] = {
+	{ 20, 0, 184, 0, false },   { 100, 0, 39, 1, false },
+	{ 500, 0, 8, 0, false },    { 512, 0, 8, 0, true },
+	{ 1500, 1, 5, 10, true },   { 3000, 2, 5, 21, true },
+	{ 5000, 2, 3, 21, true },
+};
+
+static void check_layout(struct ktest *t, unsigned int size)
+{
+	static char name[32];	/* the cache keeps the pointer */
+	struct rule_layout r;
+	struct kmem_cache *c;
+	struct page *first;
+	unsigned int npages;
+	struct slab *s;
+
+	snprintf(name, sizeof(name), "layout-%u", size);
+	rule_for_cache(name, size, 0, 0, &r);
+	c = create(t, name, size, 0, 0, NULL);
+	KTEST_EXPECT_EQ(t, c->buffer_size, r.buffer);
+	KTEST_EXPECT_EQ(t, c->gfporder, r.order);
+	KTEST_EXPECT_EQ(t, c->num, r.num);
+	KTEST_EXPECT_EQ(t, !!(c->flags & CFLGS_OFF_SLAB), r.off_slab);
+	KTEST_EXPECT_EQ(t, c->colour, r.colour);
+	KTEST_EXPECT_EQ(t, c->colour_off, r.colour_off);
+
+	/* The first num objects share the first slab; the next is another's. */
+	alloc_held(t, c, r.num + 1);
+	s = slab_of(held[0]);
+	first = slab_first_page(held[0], &npages);
+	KTEST_EXPECT_EQ(t, npages, 1U << r.order);
+	for (unsigned int i = 1; i < r.num; i++)
+		if (slab_of(held[i]) != s) {
+			KTEST_FAIL(t, "%s: object %u of the first %u is on another slab",
+				   name, i, r.num);
+			break;
+		}
+	KTEST_EXPECT_PTR_NE(t, slab_of(held[r.num]), s);
+	for (unsigned int i = 0; i < r.num; i++) {
+		unsigned long off = (unsigned long)held[i] -
+				    (unsigned long)page_address(first);
+
+		if (off + size > (PAGE_SIZE << r.order)) {
+			KTEST_FAIL(t, "%s: object %p ends outside its slab", name, held[i]);
+			break;
+		}
+	}
+	/* The first slab has colour 0: objects start right after the descriptor. */
+	KTEST_EXPECT_EQ(t, (unsigned long)s->s_mem - (unsigned long)page_address(first),
+			(unsigned long)(r.off_slab ? 0 : r.mgmt));
+	if (r.off_slab) {
+		struct page *dp = virt_to_page(s);
+		char want[24];
+
+		/* The descriptor lives elsewhere, in the class that holds it. */
+		KTEST_EXPECT_TRUE(t, (char *)s < (char *)page_address(first) ||
+				      (char *)s >= (char *)page_address(first) + (PAGE_SIZE << r.order));
+		KTEST_ASSERT_TRUE(t, PageSlab(dp));
+		snprintf(want, sizeof(want), "size-%u", class_for(r.desc_bytes));
+		KTEST_EXPECT_STREQ(t, page_get_cache(dp)->name, want);
+	} else {
+		KTEST_EXPECT_PTR_EQ(t, (void *)s, page_address(first));
+	}
+	free_held(c, 0, r.num + 1);
+	kmem_cache_destroy(c);
+}
+
+static void objects_per_slab_and_order(struct ktest *t)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(by_hand); i++) {
+		char name[32];
+		struct rule_layout r;
+
+		snprintf(name, sizeof(name), "layout-%u", by_hand[i].size);
+		/* The hand-worked table is the rules' answer (i386, no debugging). */
+		if (!slab_debug_flags(name) && WORD == 4 && SLAB_DESC == 28) {
+			rule_layout(by_hand[i].size, 0, 0, &r);
+			KTEST_EXPECT_EQ(t, r.order, by_hand[i].order);
+			KTEST_EXPECT_EQ(t, r.num, by_hand[i].num);
+			KTEST_EXPECT_EQ(t, r.colour, by_hand[i].colour);
+			KTEST_EXPECT_EQ(t, r.off_slab, by_hand[i].off_slab);
+		}
+		check_layout(t, by_hand[i].size);
+	}
+}
+
+/* ---- alignment ------------------------------------------------------- */
+
+/*
+ * Objects are aligned as the rule says and packed at that stride: the
+ * objects one refill hands out come from one slab, consecutive indices,
+ * in descending order (the array is a stack).
+ */
+static void check_alignment(struct ktest *t, unsigned int size,
+			    unsigned int align, unsigned long flags,
+			    unsigned int want_align)
+{
+	char name[40];
+	struct rule_layout r;
+	struct kmem_cache *c;
+	unsigned int n;
+
+	snprintf(name, sizeof(name), "align-%u-%u-%lx", size, align, flags);
+	rule_for_cache(name, size, align, flags, &r);
+	/* Never below a word (4 bytes on i386), nor 8 with a red zone. */
+	want_align = max(want_align, WORD);
+	if ((slab_debug_flags(name) & SLAB_RED_ZONE) && want_align < 8)
+		want_align = 8;
+	KTEST_EXPECT_EQ(t, r.align, want_align);
+	c = create(t, name, size, align, flags, NULL);
+	KTEST_EXPECT_EQ(t, c->align, r.align);
+	KTEST_EXPECT_EQ(t, c->buffer_size, r.buffer);
+	n = min(r.num, r.batch);
+	alloc_held(t, c, n);
+	for (unsigned int i = 0; i < n; i++) {
+		if ((unsigned long)held[i] % r.align) {
+			KTEST_FAIL(t, "%s: object %p is not %u-aligned", name,
+				   held[i], r.align);
+			break;
+		}
+		if (i && (unsigned long)held[i - 1] - (unsigned long)held[i] != r.buffer) {
+			KTEST_FAIL(t, "%s: objects %p and %p are not %u bytes apart",
+				   name, held[i - 1], held[i], r.buffer);
+			break;
+		}
+	}
+	free_held(c, 0, n);
+	kmem_cache_destroy(c);
+}
+
+static void hwcache_align_halves_for_small_objects(struct ktest *t)
+{
+	/* 64, halved while the object fits in half: 8 -> 8, 20 -> 32, ... */
+	static const struct { unsigned int size, align; } tab[] = {
+		{ 4, 4 }, { 8, 8 }, { 12, 16 }, { 16, 16 }, { 20, 32 },
+		{ 32, 32 }, { 33, 64 }, { 60, 64 }, { 100, 64 }, { 200, 64 },
+		{ 700, 64 },
+	};
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(tab); i++)
+		check_alignment(t, tab[i].size, 0, SLAB_HWCACHE_ALIGN, tab[i].align);
+}
+
+static void explicit_align_is_honoured(struct ktest *t)
+{
+	check_alignment(t, 100, 128, 0, 128);
+	check_alignment(t, 40, 256, 0, 256);
+	check_alignment(t, 24, 16, SLAB_HWCACHE_ALIGN, 32);	/* the larger wins */
+	check_alignment(t, 600, 1024, 0, 1024);
+	/* No alignment asked for: a word, objects packed at the rounded size. */
+	check_alignment(t, 30, 0, 0, 4);
+}
+
+/* ---- colouring ------------------------------------------------------- */
+
+/*
+ * A fresh cache colours its k-th slab (k mod colour) * colour_off.  Each
+ * refill on an empty node makes one slab, so slabs appear in the order
+ * the objects come out; each slab's start is found through its pages.
+ */
+static void check_colours(struct ktest *t, unsigned int size)
+{
+	static char name[32];
+	struct rule_layout r;
+	struct kmem_cache *c;
+	struct slab *seen[40];
+	unsigned int nslabs = 0, n;
+
+	snprintf(name, sizeof(name), "colour-%u", size);
+	rule_for_cache(name, size, 0, 0, &r);
+	KTEST_ASSERT_GE(t, r.colour, 2U);
+	c = create(t, name, size, 0, 0, NULL);
+	n = (r.colour + 2) * r.num;	/* a full cycle and two slabs more */
+	KTEST_ASSERT_LE(t, r.colour + 2, (unsigned int)ARRAY_SIZE(seen));
+	alloc_held(t, c, n);
+	for (unsigned int i = 0; i < n; i++) {
+		struct slab *s = slab_of(held[i]);
+		unsigned int k, npages;
+		struct page *first;
+		unsigned long want, got;
+
+		for (k = 0; k < nslabs && seen[k] != s; k++)
+			;
+		if (k < nslabs)
+			continue;
+		seen[nslabs++] = s;
+		first = slab_first_page(held[i], &npages);
+		want = (k % r.colour) * r.colour_off + (r.off_slab ? 0 : r.mgmt);
+		got = (unsigned long)s->s_mem - (unsigned long)page_address(first);
+		if (got != want)
+			KTEST_FAIL(t, "%s: slab %u starts its objects at offset %lu, not %lu (colour %u of %u, step %u)",
+				   name, k, got, want, k % r.colour, r.colour,
+				   r.colour_off);
+		KTEST_EXPECT_EQ(t, npages, 1U << r.order);
+	}
+	KTEST_EXPECT_EQ(t, nslabs, r.colour + 2);
+	ktest_printf(t, "%s: %u colours of %u bytes, %s", name, r.colour,
+		     r.colour_off, r.off_slab ? "off-slab" : "on-slab");
+	free_held(c, 0, n);
+	kmem_cache_destroy(c);
+}
+
+/* The first size of sizes[] the rules give two colours or more, placed as asked. */
+static unsigned int coloured_size(const unsigned int *sizes, unsigned int n,
+				  bool off_slab)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		char name[32];
+		struct rule_layout r;
+
+		snprintf(name, sizeof(name), "colour-%u", sizes[i]);
+		rule_for_cache(name, sizes[i], 0, 0, &r);
+		if (r.colour >= 2 && r.off_slab == off_slab && r.colour + 2 <= 40 &&
+		    (r.colour + 2) * r.num <= MAX_HELD)
+			return sizes[i];
+	}
+	return 0;
+}
+
+static void slabs_are_coloured_in_turn(struct ktest *t)
+{
+	/*
+	 * 256: on-slab, 3 colours after a 60-byte descriptor; 1500: off-slab,
+	 * 10 colours.  With debugging the objects grow: the next candidate
+	 * that still has two colours or more.
+	 */
+	static const unsigned int on[] = { 256, 240, 200, 180, 160, 300, 400 };
+	static const unsigned int off[] = { 1500, 1400, 3000, 600 };
+	unsigned int a = coloured_size(on, ARRAY_SIZE(on), false),
+		     b = coloured_size(off, ARRAY_SIZE(off), true);
+
+	KTEST_ASSERT_NE(t, a, 0U);
+	KTEST_ASSERT_NE(t, b, 0U);
+	check_colours(t, a);
+	check_colours(t, b);
+}
+
+/* ---- the constructor ------------------------------------------------- */
+
+#define CTOR_MAGIC 0xc0ffee11U
+
+struct ctor_obj {
+	u32 magic;
+	u32 state;
+	u8 pad[92];
+};
+
+static unsigned int ctor_count;
+
+static void count_ctor(void *p)
+{
+	struct ctor_obj *o = p;
+
+	o->magic = CTOR_MAGIC;
+	o->state = 0;
+	ctor_count++;
+}
+
+static void ctor_runs_once_per_object(struct ktest *t)
+{
+	const unsigned int n = 200;
+	struct rule_layout r;
+	struct kmem_cache *c;
+	unsigned int slabs, reused = 0;
+	static void *first[200];
+
+	rule_for_cache("ctor-100", sizeof(struct ctor_obj), 0, 0, &r);
+	/* Freeing n objects must leave every slab in place (see below). */
+	KTEST_ASSERT_LE(t, (unsigned long)n - r.batch, rule_free_limit(&r));
+	ctor_count = 0;
+	c = create(t, "ctor-100", sizeof(struct ctor_obj), 0, 0, count_ctor);
+	KTEST_EXPECT_EQ(t, ctor_count, 0U);	/* nothing built yet */
+	alloc_held(t, c, n);
+	/* One CPU fills slab after slab: ceil(n / num) slabs, all built. */
+	slabs = DIV_ROUND_UP(n, r.num);
+	KTEST_EXPECT_EQ(t, ctor_count, slabs * r.num);
+	KTEST_EXPECT_EQ(t, c->grown, (unsigned long)slabs);
+	for (unsigned int i = 0; i < n; i++) {
+		struct ctor_obj *o = held[i];
+
+		if (o->magic != CTOR_MAGIC || o->state != 0) {
+			KTEST_FAIL(t, "object %u (%p) was not constructed", i, o);
+			break;
+		}
+		o->state = 1;	/* the user's state, which a constructor would undo */
+		first[i] = o;
+	}
+	/*
+	 * Free them all: the array takes limit, then flushes batches to the
+	 * slabs; at most n - batch objects reach the slabs, under free_limit,
+	 * so no slab is given back.  Allocate n again: no constructor runs.
+	 */
+	free_held(c, 0, n);
+	alloc_held(t, c, n);
+	KTEST_EXPECT_EQ(t, ctor_count, slabs * r.num);
+	KTEST_EXPECT_EQ(t, c->grown, (unsigned long)slabs);
+	for (unsigned int i = 0; i < n; i++) {
+		struct ctor_obj *o = held[i];
+		bool was_out = false;
+
+		KTEST_EXPECT_EQ(t, o->magic, CTOR_MAGIC);
+		for (unsigned int j = 0; j < n && !was_out; j++)
+			was_out = first[j] == o;
+		if (was_out) {
+			reused++;
+			/* Not built again: what the user left is still there. */
+			KTEST_EXPECT_EQ(t, o->state, 1U);
+		}
+	}
+	/* Only slabs * num - n objects were never handed out. */
+	KTEST_EXPECT_GE(t, reused, n - (slabs * r.num - n));
+	free_held(c, 0, n);
+	kmem_cache_destroy(c);
+	KTEST_EXPECT_EQ(t, ctor_count, slabs * r.num);
+}
+
+/* ---- kmem_cache_shrink ------------------------------------------------ */
+
+/*
+ * Holds every object of nslabs slabs in held[], grouped by slab:
+ * held[k * num + j] is object j of slab k.  One CPU, fresh cache: the
+ * objects come slab by slab.
+ */
+static void fill_slabs(struct ktest *t, struct kmem_cache *c,
+		       const struct rule_layout *r, unsigned int nslabs)
+{
+	unsigned int n = nslabs * r->num;
+
+	alloc_held(t, c, n);
+	for (unsigned int k = 0; k < nslabs; k++)
+		for (unsigned int j = 1; j < r->num; j++)
+			if (slab_of(held[k * r->num + j]) != slab_of(held[k * r->num])) {
+				free_held(c, 0, n);
+				kmem_cache_destroy(c);
+				KTEST_FAIL(t, "objects %u and %u should share a slab",
+					   k * r->num, k * r->num + j);
+				ktest_abort(t);
+			}
+}
+
+/*
+ * Two slabs emptied, one left with one object: 44 objects (size 256,
+ * 15 a slab) go to the array (< limit), the drain puts them back (44 free
+ * objects, under free_limit), and the two free slabs - two pages - are
+ * given back.
+ */
+static void shrink_returns_the_pages_of_free_slabs(struct ktest *t)
+{
+	const unsigned int nslabs = 3, emptied = 2;
+	struct rule_layout r;
+	struct kmem_cache *c;
+	unsigned long before;
+	int pages;
+
+	rule_for_cache("shrink-256", 256, 0, 0, &r);
+	c = create(t, "shrink-256", 256, 0, 0, NULL);
+	fill_slabs(t, c, &r, nslabs);
+	/* Slabs 0, 1: every object; slab 2: all but object 0. */
+	for (unsigned int k = 0; k < nslabs; k++)
+		free_held(c, k * r.num + (k < emptied ? 0 : 1), (k + 1) * r.num);
+	/* Nothing reached the slabs yet: the array holds every free object. */
+	KTEST_ASSERT_LE(t, emptied * r.num + (nslabs - emptied) * (r.num - 1), r.limit);
+	KTEST_ASSERT_LT(t, (unsigned long)(emptied * r.num + (nslabs - emptied) * (r.num - 1)),
+			rule_free_limit(&r));
+	before = free_pages_now();
+	pages = kmem_cache_shrink(c);
+	KTEST_EXPECT_EQ(t, pages, (int)(emptied << r.order));
+	KTEST_EXPECT_EQ(t, free_pages_now() - before, (unsigned long)(emptied << r.order));
+	/* Nothing left to give: a second shrink frees nothing. */
+	before = free_pages_now();
+	KTEST_EXPECT_EQ(t, kmem_cache_shrink(c), 0);
+	KTEST_EXPECT_EQ(t, free_pages_now(), before);
+	free_held(c, 0, nslabs * r.num);
+	kmem_cache_destroy(c);
+}
+
+/*
+ * The same, with so many free objects in partial slabs that the node is
+ * over free_limit when the drain returns the last objects of three slabs:
+ * the drain itself gives those slabs back (free_block), and shrink must
+ * count them - every page it freed - as it does the ones on slabs_free.
+ */
+static void shrink_counts_the_slabs_its_drain_frees(struct ktest *t)
+{
+	const unsigned int emptied = 3;
+	struct rule_layout r;
+	struct kmem_cache *c;
+	unsigned long before, delta;
+	unsigned int nslabs;
+	int pages;
+
+	rule_for_cache("shrink2-256", 256, 0, 0, &r);
+	/* (num - 1) free objects per slab, more than free_limit in all. */
+	nslabs = (unsigned int)(rule_free_limit(&r) / (r.num - 1)) + 2;
+	KTEST_ASSERT_LE(t, nslabs * r.num, (unsigned int)MAX_HELD);
+	c = create(t, "shrink2-256", 256, 0, 0, NULL);
+	fill_slabs(t, c, &r, nslabs);
+	/* Keep object 0 of each slab: no slab becomes free while we do this. */
+	for (unsigned int k = 0; k < nslabs; k++)
+		free_held(c, k * r.num + 1, (k + 1) * r.num);
+	KTEST_EXPECT_EQ(t, c->reaped, 0UL);
+	/* The last object of three slabs: into the array, after the rest. */
+	for (unsigned int k = 0; k < emptied; k++)
+		free_held(c, k * r.num, k * r.num + 1);
+	KTEST_EXPECT_EQ(t, c->reaped, 0UL);
+	before = free_pages_now();
+	pages = kmem_cache_shrink(c);
+	delta = free_pages_now() - before;
+	KTEST_EXPECT_EQ(t, delta, (unsigned long)(emptied << r.order));
+	KTEST_EXPECT_EQ(t, pages, (int)(emptied << r.order));
+	if (pages != (int)delta)
+		ktest_printf(t, "kmem_cache_shrink returned %d, but %lu pages came back (slabs freed by the drain are not counted)",
+			     pages, delta);
+	free_held(c, 0, nslabs * r.num);
+	kmem_cache_destroy(c);
+}
+
+static bool on_chain(const struct kmem_cache *c, const struct slab *s, long idx);
+
+/* ---- per-CPU arrays --------------------------------------------------- */
+
+struct remote_op {
+	struct kmem_cache *c;
+	void *obj;
+	unsigned int avail;
+};
+
+static void remote_free(void *arg)
+{
+	struct remote_op *op = arg;
+
+	kmem_cache_free(op->c, op->obj);
+	op->avail = this_array(op->c)->avail;
+}
+
+static void remote_alloc(void *arg)
+{
+	struct remote_op *op = arg;
+
+	op->obj = kmem_cache_alloc(op->c, GFP_ATOMIC);
+	op->avail = this_array(op->c)->avail;
+}
+
+static void remote_free_is_reused_on_that_cpu(struct ktest *t)
+{
+	struct remote_op op;
+	struct kmem_cache *c;
+	void *obj, *mine;
+	unsigned int avail0;
+
+	if (num_online_cpus() < 2 || !cpu_online(1))
+		ktest_skip(t, "needs a second CPU");
+	c = create(t, "remote-64", 64, 0, 0, NULL);
+	obj = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, obj);
+	avail0 = this_array(c)->avail;
+	op = (struct remote_op){ c, obj, 0 };
+	KTEST_ASSERT_EQ(t, smp_call_function_single(1, remote_free, &op, true), 0);
+	/* It went to CPU 1's array, not back to ours. */
+	KTEST_EXPECT_EQ(t, op.avail, 1U);
+	KTEST_EXPECT_EQ(t, this_array(c)->avail, avail0);
+	/* CPU 0 does not get it: it takes its own array's top. */
+	mine = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_EXPECT_PTR_NE(t, mine, obj);
+	/* CPU 1 gets it back: the top of its (LIFO) array. */
+	op = (struct remote_op){ c, NULL, 0 };
+	KTEST_ASSERT_EQ(t, smp_call_function_single(1, remote_alloc, &op, true), 0);
+	KTEST_EXPECT_PTR_EQ(t, op.obj, obj);
+	KTEST_EXPECT_EQ(t, op.avail, 0U);
+	if (op.obj)
+		kmem_cache_free(c, op.obj);
+	kmem_cache_free(c, mine);
+	kmem_cache_destroy(c);
+}
+
+/*
+ * An empty array takes batchcount objects at once, under one list_lock:
+ * on a fresh cache it makes one slab and takes min(batchcount, num) from
+ * it; with partial slabs it takes a whole batch across them.
+ */
+static void refill_takes_a_batch_under_one_lock(struct ktest *t)
+{
+	struct rule_layout r20, r100;
+	struct kmem_cache *c;
+	struct kmem_list3 *l3;
+	unsigned long grown;
+	u16 tickets;
+	void *obj;
+
+	/* size 20: num 184 >= batchcount 60. */
+	rule_for_cache("refill-20", 20, 0, 0, &r20);
+	c = create(t, "refill-20", 20, 0, 0, NULL);
+	KTEST_EXPECT_EQ(t, c->batchcount, r20.batch);
+	KTEST_EXPECT_EQ(t, c->limit, r20.limit);
+	obj = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, obj);
+	KTEST_EXPECT_EQ(t, this_array(c)->avail, min(r20.batch, r20.num) - 1);
+	KTEST_EXPECT_EQ(t, this_node(c)->free_objects,
+			(unsigned long)(r20.num - min(r20.batch, r20.num)));
+	kmem_cache_free(c, obj);
+	kmem_cache_destroy(c);
+
+	/* size 100: num 39 < batchcount 60, so one slab is not a batch. */
+	rule_for_cache("refill-100", 100, 0, 0, &r100);
+	c = create(t, "refill-100", 100, 0, 0, NULL);
+	l3 = this_node(c);
+	obj = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, obj);
+	KTEST_EXPECT_EQ(t, this_array(c)->avail, min(r100.batch, r100.num) - 1);
+	kmem_cache_free(c, obj);
+	kmem_cache_destroy(c);
+	/*
+	 * A fresh cache with three partial slabs, 38 free objects each, and
+	 * empty arrays: allocate three slabs, keep one object of each, free
+	 * the rest (all into the array: 114 < limit) and shrink (the drain
+	 * puts them back; no slab is free, none is given back).
+	 */
+	c = create(t, "refill2-100", 100, 0, 0, NULL);
+	l3 = this_node(c);
+	fill_slabs(t, c, &r100, 3);
+	for (unsigned int k = 0; k < 3; k++)
+		free_held(c, k * r100.num + 1, (k + 1) * r100.num);
+	KTEST_EXPECT_EQ(t, kmem_cache_shrink(c), 0);
+	KTEST_EXPECT_EQ(t, this_array(c)->avail, 0U);
+	KTEST_EXPECT_EQ(t, l3->free_objects, 3UL * (r100.num - 1));
+	grown = c->grown;
+	tickets = lock_tickets(l3);
+	obj = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, obj);
+	KTEST_EXPECT_EQ(t, (u16)(lock_tickets(l3) - tickets), 1);
+	KTEST_EXPECT_EQ(t, c->grown, grown);
+	KTEST_EXPECT_EQ(t, this_array(c)->avail, r100.batch - 1);
+	KTEST_EXPECT_EQ(t, l3->free_objects,
+			3UL * (r100.num - 1) - r100.batch);
+	/* The batch spans two slabs: 38 from the first, 22 from the second. */
+	{
+		struct array_cache *ac = this_array(c);
+		struct slab *a = slab_of(ac->entry[0]);
+		unsigned int from_a = 0;
+
+		for (unsigned int i = 0; i < ac->avail; i++)
+			from_a += slab_of(ac->entry[i]) == a;
+		from_a += slab_of(obj) == a;
+		KTEST_EXPECT_EQ(t, from_a, r100.num - 1);
+	}
+	kmem_cache_free(c, obj);
+	free_held(c, 0, 3 * r100.num);
+	kmem_cache_destroy(c);
+}
+
+/*
+ * A free to a full array first gives back its oldest batchcount objects
+ * (to their slabs), then pushes.  Allocate limit + 1 objects, empty the
+ * array (kmem_cache_shrink drains it), then free them all in order.
+ */
+static void full_array_flushes_a_batch(struct ktest *t)
+{
+	static void *order[MAX_HELD];
+	struct rule_layout r;
+	struct kmem_cache *c;
+	struct array_cache *ac;
+	struct kmem_list3 *l3;
+	unsigned long free_objs;
+	unsigned int n;
+	u16 tickets, locks;
+
+	rule_for_cache("flush-20", 20, 0, 0, &r);
+	n = r.limit + 1;
+	c = create(t, "flush-20", 20, 0, 0, NULL);
+	ac = this_array(c);
+	l3 = this_node(c);
+	alloc_held(t, c, n);
+	for (unsigned int i = 0; i < n; i++)
+		order[i] = held[i];
+	kmem_cache_shrink(c);
+	KTEST_EXPECT_EQ(t, ac->avail, 0U);
+	/* limit frees fill the array; nothing reaches the slabs. */
+	free_objs = l3->free_objects;
+	free_held(c, 0, r.limit);
+	KTEST_EXPECT_EQ(t, ac->avail, r.limit);
+	KTEST_EXPECT_EQ(t, l3->free_objects, free_objs);
+	tickets = lock_tickets(l3);
+	/* One more: the oldest batchcount go back first. */
+	free_held(c, r.limit, r.limit + 1);
+	locks = (u16)(lock_tickets(l3) - tickets);
+	KTEST_EXPECT_EQ(t, ac->avail, r.limit - r.batch + 1);
+	KTEST_EXPECT_EQ(t, l3->free_objects, free_objs + r.batch);
+	/* What stays is the newest, in the order it was freed. */
+	for (unsigned int i = 0; i < ac->avail; i++)
+		if (ac->entry[i] != order[r.batch + i]) {
+			KTEST_FAIL(t, "array slot %u holds %p, not object %u freed (%p)",
+				   i, ac->entry[i], r.batch + i, order[r.batch + i]);
+			break;
+		}
+	/* And the flushed ones are on their slabs' free chains. */
+	for (unsigned int i = 0; i < r.batch; i++)
+		if (!on_chain(c, slab_of(order[i]),
+			      obj_to_index(c, slab_of(order[i]), order[i]))) {
+			KTEST_FAIL(t, "flushed object %u (%p) is not on its slab's free chain",
+				   i, order[i]);
+			break;
+		}
+	ktest_printf(t, "a flush of %u objects took the node's list_lock %u time%s",
+		     r.batch, (unsigned int)locks, locks == 1 ? "" : "s");
+	kmem_cache_destroy(c);
+}
+
+/* ---- the consistency checker ------------------------------------------ */
+
+struct check_report {
+	unsigned int errors;
+	char first[160];
+};
+
+static void report(struct check_report *rep, const char *fmt, ...) __printf(2, 3);
+
+static void report(struct check_report *rep, const char *fmt, ...)
+{
+	va_list args;
+
+	if (rep->errors++)
+		return;
+	va_start(args, fmt);
+	vscnprintf(rep->first, sizeof(rep->first), fmt, args);
+	va_end(args);
+}
+
+/* The length of a slab's free chain; num + 1 when it loops or runs wild. */
+static unsigned int chain_length(const struct kmem_cache *c, const struct slab *s)
+{
+	unsigned int n = 0;
+
+	for (kmem_bufctl_t i = s->free; i != BUFCTL_END; i = s->bufctl[i]) {
+		if (i >= c->num || n > c->num)
+			return c->num + 1;
+		n++;
+	}
+	return n;
+}
+
+static bool on_chain(const struct kmem_cache *c, const struct slab *s, long idx)
+{
+	unsigned int n = 0;
+
+	for (kmem_bufctl_t i = s->free; i != BUFCTL_END && n <= c->num;
+	     i = s->bufctl[i], n++)
+		if ((long)i == idx)
+			return true;
+	return false;
+}
+
+enum which_list { FULL, PARTIAL, FREE };
+
+static void check_list(struct kmem_cache *c, int nid, struct list_head *head,
+		       enum which_list which, unsigned long *free_sum,
+		       unsigned long *slabs, unsigned long *inuse_sum,
+		       struct check_report *rep)
+{
+	static const char *const names[] = { "full", "partial", "free" };
+	struct slab *s;
+
+	list_for_each_entry(s, head, list) {
+		unsigned int len = chain_length(c, s);
+		struct page *pg;
+
+		if (++*slabs > 1000000) {
+			report(rep, "%s node %d: the %s list does not end", c->name, nid,
+			       names[which]);
+			return;
+		}
+		if (len > c->num) {
+			report(rep, "%s node %d: slab %p's free chain is broken",
+			       c->name, nid, s);
+			continue;
+		}
+		if (s->inuse + len != c->num)
+			report(rep, "%s node %d: slab %p: inuse %u + free %u != num %u",
+			       c->name, nid, s, s->inuse, len, c->num);
+		if ((which == FULL && s->inuse != c->num) ||
+		    (which == PARTIAL && (s->inuse == 0 || s->inuse >= c->num)) ||
+		    (which == FREE && s->inuse != 0))
+			report(rep, "%s node %d: slab %p with %u of %u in use is on the %s list",
+			       c->name, nid, s, s->inuse, c->num, names[which]);
+		if (s->nodeid != nid)
+			report(rep, "%s: slab %p of node %d is on node %d's lists",
+			       c->name, s, s->nodeid, nid);
+		pg = virt_to_page(s->s_mem);
+		if (!PageSlab(pg) || page_get_cache(pg) != c || page_get_slab(pg) != s)
+			report(rep, "%s: slab %p's pages do not point back at it",
+			       c->name, s);
+		*free_sum += len;
+		*inuse_sum += s->inuse;
+	}
+}
+
+/*
+ * Walks every node's lists of c: each slab's free count (inuse + length
+ * of the free chain == num), each slab on the list its count says,
+ * l3->free_objects == the sum of the free chains, nr_slabs == the slabs
+ * listed.  Then every object in a CPU array: an object of this cache, at
+ * an object's start, and not also on its slab's free chain.  Adds the
+ * objects in use (arrays included) to *inuse.
+ */
+static void check_cache(struct kmem_cache *c, unsigned long *inuse,
+			unsigned long *in_arrays, struct check_report *rep)
+{
+	int nid, cpu;
+
+	for_each_online_node(nid) {
+		struct kmem_list3 *l3 = &c->nodelists[nid];
+		unsigned long free_sum = 0, slabs = 0, flags;
+
+		spin_lock_irqsave(&l3->list_lock, flags);
+		check_list(c, nid, &l3->slabs_full, FULL, &free_sum, &slabs, inuse, rep);
+		check_list(c, nid, &l3->slabs_partial, PARTIAL, &free_sum, &slabs, inuse, rep);
+		check_list(c, nid, &l3->slabs_free, FREE, &free_sum, &slabs, inuse, rep);
+		if (free_sum != l3->free_objects)
+			report(rep, "%s node %d: free_objects %lu, free chains hold %lu",
+			       c->name, nid, l3->free_objects, free_sum);
+		if (slabs != l3->nr_slabs)
+			report(rep, "%s node %d: nr_slabs %lu, lists hold %lu",
+			       c->name, nid, l3->nr_slabs, slabs);
+		spin_unlock_irqrestore(&l3->list_lock, flags);
+	}
+	for_each_possible_cpu(cpu) {
+		struct array_cache *ac = c->array[cpu];
+
+		if (!ac)
+			continue;
+		if (ac->avail > ac->limit) {
+			report(rep, "%s: CPU %d's array holds %u > limit %u", c->name,
+			       cpu, ac->avail, ac->limit);
+			continue;
+		}
+		*in_arrays += ac->avail;
+		for (unsigned int i = 0; i < ac->avail; i++) {
+			void *obj = ac->entry[i];
+			struct page *pg;
+			long idx;
+
+			if (!virt_addr_valid(obj) || !PageSlab(pg = virt_to_page(obj)) ||
+			    page_get_cache(pg) != c) {
+				report(rep, "%s: CPU %d's array holds %p, not one of its objects",
+				       c->name, cpu, obj);
+				continue;
+			}
+			idx = obj_to_index(c, page_get_slab(pg), obj);
+			if (idx < 0)
+				report(rep, "%s: CPU %d's array holds %p, inside an object",
+				       c->name, cpu, obj);
+			else if (on_chain(c, page_get_slab(pg), idx))
+				report(rep, "%s: %p is in CPU %d's array and on its slab's free chain",
+				       c->name, obj, cpu);
+		}
+	}
+}
+
+/* Every cache on the chain; fails the case with the first finding. */
+static void check_all_caches(struct ktest *t, const char *when)
+{
+	struct check_report rep = { 0, "" };
+	struct kmem_cache *c;
+
+	spin_lock(&cache_chain_lock);
+	list_for_each_entry(c, &cache_chain, next) {
+		unsigned long inuse = 0, in_arrays = 0;
+
+		check_cache(c, &inuse, &in_arrays, &rep);
+	}
+	spin_unlock(&cache_chain_lock);
+	if (rep.errors)
+		KTEST_FAIL(t, "%s: %u inconsistencies; the first: %s", when,
+			   rep.errors, rep.first);
+}
+
+/* ---- stress on every CPU ----------------------------------------------- */
+
+#define STRESS_SLOTS 48
+#define STRESS_OPS 1200
+#define STRESS_KINDS 5	/* three caches, kmalloc, kmalloc(GFP_DMA) */
+
+struct stress_slot {
+	void *p;
+	u32 tag;
+	u16 size;
+	u8 kind;
+};
+
+static struct stress_slot slots[NR_CPUS][STRESS_SLOTS];
+static struct kmem_cache *stress_caches[3];
+static const unsigned int stress_sizes[3] = { 24, 300, 1500 };
+static u32 stress_seed;
+static int stress_next[NR_CPUS];	/* the next online CPU, cyclically */
+static int stress_errors;
+static int stress_first_error;		/* 0: none yet */
+static char stress_msg[128];
+
+static void stress_error(const char *fmt, ...) __printf(1, 2);
+
+static void stress_error(const char *fmt, ...)
+{
+	va_list args;
+	int zero = 0;
+
+	__atomic_fetch_add(&stress_errors, 1, __ATOMIC_RELAXED);
+	if (!__atomic_compare_exchange_n(&stress_first_error, &zero, 1, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return;
+	va_start(args, fmt);
+	vscnprintf(stress_msg, sizeof(stress_msg), fmt, args);
+	va_end(args);
+}
+
+static u32 xorshift(u32 *s)
+{
+	u32 x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return *s = x;
+}
+
+/* Tag words at both ends of what the slot asked for. */
+static void stress_mark(struct stress_slot *sl)
+{
+	unsigned int end = max(sl->size, (u16)8) - 4;
+
+	*(u32 *)sl->p = sl->tag;
+	*(u32 *)((char *)sl->p + (end & ~3U)) = ~sl->tag;
+}
+
+static void stress_release(struct stress_slot *sl, int cpu)
+{
+	unsigned int end = max(sl->size, (u16)8) - 4;
+	struct page *pg = virt_to_page(sl->p);
+
+	if (*(u32 *)sl->p != sl->tag ||
+	    *(u32 *)((char *)sl->p + (end & ~3U)) != ~sl->tag)
+		stress_error("CPU %d: object %p (kind %u, %u bytes) was overwritten: another user had it",
+			     cpu, sl->p, sl->kind, sl->size);
+	if (sl->kind < 3) {
+		if (!PageSlab(pg) || page_get_cache(pg) != stress_caches[sl->kind])
+			stress_error("CPU %d: object %p is not in cache %s", cpu,
+				     sl->p, stress_caches[sl->kind]->name);
+		kmem_cache_free(stress_caches[sl->kind], sl->p);
+	} else {
+		if (ksize(sl->p) < sl->size)
+			stress_error("CPU %d: kmalloc(%u) gave %p of ksize %zu", cpu,
+				     sl->size, sl->p, ksize(sl->p));
+		if (sl->kind == 4 && zone_idx(page_zone(pg)) != ZONE_DMA)
+			stress_error("CPU %d: kmalloc(%u, GFP_DMA) gave %p outside ZONE_DMA",
+				     cpu, sl->size, sl->p);
+		kfree(sl->p);
+	}
+	sl->p = NULL;
+}
+
+static void stress_fill(struct stress_slot *sl, int cpu, u32 *rnd, u32 gen)
+{
+	sl->kind = (u8)(xorshift(rnd) % STRESS_KINDS);
+	if (sl->kind < 3) {
+		sl->size = (u16)stress_sizes[sl->kind];
+		sl->p = kmem_cache_alloc(stress_caches[sl->kind], GFP_ATOMIC);
+	} else {
+		sl->size = (u16)(1 + xorshift(rnd) % (sl->kind == 3 ? 2048 : 512));
+		sl->p = kmalloc(sl->size, GFP_ATOMIC | (sl->kind == 4 ? GFP_DMA : 0));
+	}
+	if (!sl->p) {
+		stress_error("CPU %d: allocation of kind %u, %u bytes, returned NULL",
+			     cpu, sl->kind, sl->size);
+		return;
+	}
+	sl->tag = ((u32)cpu << 24) ^ (gen << 8) ^ (u32)(sl - slots[cpu]);
+	stress_mark(sl);
+}
+
+/* Random allocations and frees in this CPU's slots. */
+static void stress_mix(void *arg)
+{
+	int cpu = smp_processor_id();
+	u32 rnd = stress_seed ^ (0x9e3779b9U * (u32)(cpu + 1)) ^ (u32)(uintptr_t)arg;
+
+	if (!rnd)
+		rnd = 1;
+	for (u32 i = 0; i < STRESS_OPS; i++) {
+		struct stress_slot *sl = &slots[cpu][xorshift(&rnd) % STRESS_SLOTS];
+
+		if (sl->p)
+			stress_release(sl, cpu);
+		else
+			stress_fill(sl, cpu, &rnd, i);
+	}
+}
+
+/* Frees the next CPU's objects here: frees of objects another CPU allocated. */
+static void stress_free_neighbour(void *arg)
+{
+	int cpu = smp_processor_id(), other = stress_next[cpu];
+
+	for (unsigned int i = 0; i < STRESS_SLOTS; i++)
+		if (slots[other][i].p)
+			stress_release(&slots[other][i], cpu);
+}
+
+static void stress_free_own(void *arg)
+{
+	int cpu = smp_processor_id();
+
+	for (unsigned int i = 0; i < STRESS_SLOTS; i++)
+		if (slots[cpu][i].p)
+			stress_release(&slots[cpu][i], cpu);
+}
+
+/* What the stress caches hold: in use by slabs' count == held + in arrays. */
+static void check_stress_counts(struct ktest *t, const char *when)
+{
+	for (unsigned int k = 0; k < 3; k++) {
+		struct check_report rep = { 0, "" };
+		unsigned long inuse = 0, in_arrays = 0, held_here = 0;
+		int cpu;
+
+		check_cache(stress_caches[k], &inuse, &in_arrays, &rep);
+		for_each_possible_cpu(cpu)
+			for (unsigned int i = 0; i < STRESS_SLOTS; i++)
+				held_here += slots[cpu][i].p && slots[cpu][i].kind == k;
+		if (rep.errors)
+			KTEST_FAIL(t, "%s: %s: %s", when, stress_caches[k]->name, rep.first);
+		if (inuse != held_here + in_arrays)
+			KTEST_FAIL(t, "%s: %s: slabs count %lu objects in use, the test holds %lu and the arrays %lu",
+				   when, stress_caches[k]->name, inuse, held_here,
+				   in_arrays);
+	}
+}
+
+static void mixed_caches_on_every_cpu_stay_consistent(struct ktest *t)
+{
+	int cpu, prev = -1, first = -1;
+
+	memset(slots, 0, sizeof(slots));
+	stress_errors = 0;
+	stress_first_error = 0;
+	stress_msg[0] = '\0';
+	stress_seed = ktest_random(t) | 1;
+	for_each_online_cpu(cpu) {
+		if (prev >= 0)
+			stress_next[prev] = cpu;
+		else
+			first = cpu;
+		prev = cpu;
+	}
+	stress_next[prev] = first;
+	stress_caches[0] = create(t, "stress-24", 24, 0, 0, NULL);
+	stress_caches[1] = create(t, "stress-300-hw", 300, 0, SLAB_HWCACHE_ALIGN, NULL);
+	stress_caches[2] = create(t, "stress-1500", 1500, 0, 0, NULL);
+
+	on_each_cpu(stress_mix, (void *)1, true);
+	check_all_caches(t, "after the first mix");
+	check_stress_counts(t, "after the first mix");
+	/* Every CPU frees what its neighbour allocated, then mixes again. */
+	on_each_cpu(stress_free_neighbour, NULL, true);
+	on_each_cpu(stress_mix, (void *)2, true);
+	check_all_caches(t, "after cross-CPU frees and a second mix");
+	check_stress_counts(t, "after cross-CPU frees and a second mix");
+	on_each_cpu(stress_free_own, NULL, true);
+	check_all_caches(t, "after everything was freed");
+	check_stress_counts(t, "after everything was freed");
+	if (stress_errors)
+		KTEST_FAIL(t, "%d errors on the CPUs; the first: %s", stress_errors,
+			   stress_msg);
+	ktest_printf(t, "%u CPUs, %u operations each in two rounds, seed %#x",
+		     num_online_cpus(), STRESS_OPS, stress_seed);
+	for (unsigned int k = 0; k < 3; k++)
+		kmem_cache_destroy(stress_caches[k]);
+}
+
+/* ---- destroy, DMA, arguments ------------------------------------------ */
+
+/*
+ * Three slabs of 100-byte objects, all freed into the array (117 < limit
+ * 120): destroy drains and gives back the three slab pages and the block
+ * of per-CPU arrays ((16 + 4 * limit) bytes a CPU, rounded up to a
+ * power-of-two number of pages).
+ */
+static void destroy_gives_the_pages_back(struct ktest *t)
+{
+	struct rule_layout r;
+	struct kmem_cache *c, *it;
+	unsigned long before, arrays_bytes;
+	unsigned int array_pages = 1, n;
+	bool listed = false;
+
+	rule_for_cache("destroy-100", 100, 0, 0, &r);
+	n = 3 * r.num;
+	KTEST_ASSERT_LE(t, n, r.limit);
+	arrays_bytes = (unsigned long)(sizeof(struct array_cache) + r.limit * sizeof(void *)) *
+		       nr_cpu_ids;
+	while (array_pages * PAGE_SIZE < arrays_bytes)
+		array_pages <<= 1;
+	c = create(t, "destroy-100", 100, 0, 0, NULL);
+	alloc_held(t, c, n);
+	free_held(c, 0, n);
+	KTEST_EXPECT_EQ(t, this_array(c)->avail, n);
+	before = free_pages_now();
+	kmem_cache_destroy(c);
+	KTEST_EXPECT_EQ(t, free_pages_now() - before,
+			(unsigned long)(3 * (1U << r.order) + array_pages));
+	spin_lock(&cache_chain_lock);
+	list_for_each_entry(it, &cache_chain, next)
+		listed |= it == c;
+	spin_unlock(&cache_chain_lock);
+	KTEST_EXPECT_FALSE(t, listed);
+
+	/* Off-slab too: the descriptors go back to their kmalloc class. */
+	c = create(t, "destroy-1500", 1500, 0, 0, NULL);
+	alloc_held(t, c, 20);
+	free_held(c, 0, 20);
+	kmem_cache_destroy(c);
+	/* An empty cache never grew: destroy just gives its arrays back. */
+	c = create(t, "destroy-empty", 64, 0, 0, NULL);
+	kmem_cache_destroy(c);
+}
+
+static void dma_cache_objects_lie_in_zone_dma(struct ktest *t)
+{
+	struct zone *dma = &NODE_DATA(0)->node_zones[ZONE_DMA];
+	static const unsigned int sizes[] = { 64, 700, 3000 };
+
+	if (!populated_zone(dma))
+		ktest_skip(t, "node 0 has no ZONE_DMA pages");
+	for (unsigned int k = 0; k < ARRAY_SIZE(sizes); k++) {
+		struct rule_layout r;
+		struct kmem_cache *c;
+		static char name[32];
+		unsigned int n;
+
+		snprintf(name, sizeof(name), "dma-%u", sizes[k]);
+		rule_for_cache(name, sizes[k], 0, SLAB_CACHE_DMA, &r);
+		c = create(t, name, sizes[k], 0, SLAB_CACHE_DMA, NULL);
+		n = 2 * r.num + 1;	/* three slabs */
+		alloc_held(t, c, n);
+		for (unsigned int i = 0; i < n; i++) {
+			struct page *pg = virt_to_page(held[i]);
+
+			if (page_zone(pg) != dma || zone_idx(page_zone(pg)) != ZONE_DMA ||
+			    page_to_pfn(pg) >= MAX_DMA_PFN) {
+				KTEST_FAIL(t, "%s: object %p is in zone %s of node %d, pfn %#lx",
+					   name, held[i], page_zone(pg)->name,
+					   page_to_nid(pg), page_to_pfn(pg));
+				break;
+			}
+		}
+		free_held(c, 0, n);
+		kmem_cache_destroy(c);
+	}
+}
+
+static void bad_arguments_are_refused(struct ktest *t)
+{
+	KTEST_EXPECT_NULL(t, kmem_cache_create("bad-size-0", 0, 0, 0, NULL));
+	KTEST_EXPECT_NULL(t, kmem_cache_create("bad-align-3", 64, 3, 0, NULL));
+	KTEST_EXPECT_NULL(t, kmem_cache_create("bad-too-big", KMALLOC_MAX_CACHE_SIZE + 1,
+					       0, 0, NULL));
+	KTEST_EXPECT_NULL(t, kmem_cache_create(NULL, 64, 0, 0, NULL));
+}
+
+static const struct ktest_case slab_cases[] = {
+	KTEST_CASE(objects_per_slab_and_order),
+	KTEST_CASE(hwcache_align_halves_for_small_objects),
+	KTEST_CASE(explicit_align_is_honoured),
+	KTEST_CASE(slabs_are_coloured_in_turn),
+	KTEST_CASE(ctor_runs_once_per_object),
+	KTEST_CASE(shrink_returns_the_pages_of_free_slabs),
+	KTEST_CASE(shrink_counts_the_slabs_its_drain_frees),
+	KTEST_CASE(remote_free_is_reused_on_that_cpu),
+	KTEST_CASE(refill_takes_a_batch_under_one_lock),
+	KTEST_CASE(full_array_flushes_a_batch),
+	KTEST_CASE(mixed_caches_on_every_cpu_stay_consistent),
+	KTEST_CASE(destroy_gives_the_pages_back),
+	KTEST_CASE(dma_cache_objects_lie_in_zone_dma),
+	KTEST_CASE(bad_arguments_are_refused),
+	KTEST_END,
+};
+
+static const struct ktest_suite slab_suite = {
+	.name = "slab",
+	.cases = slab_cases,
+};
+KTEST_SUITE(slab_suite);
