@@ -165,6 +165,11 @@ fuzz: deps $(FUZZ_BINS)
 
 -include $(HOST_OBJS:.o=.d)
 
+# The user-space build without sanitizers, under valgrind's memcheck.
+valgrind: deps
+	@$(MAKE) --no-print-directory host HOST_SAN= HOST_BUILD=$(BUILD)/host-nosan
+	valgrind --error-exitcode=1 --quiet $(BUILD)/host-nosan/mm86-host --cpus=2
+
 # ---- benchmarks against user-space allocators ----------------------------
 # The user-space build again, optimised and without sanitizers, beside
 # glibc, mimalloc and jemalloc; then instruction counts from callgrind.

@@ -101,7 +101,8 @@ void arch_set_trampoline_page(phys_addr_t pa);
  */
 void arch_smp_boot_cpus(void *(*alloc_stack)(int cpu, size_t size));
 
-/* Interrupts cpu so that it runs smp_handle_call_function(). */
-void arch_send_call_function_ipi(int cpu);
+/* Interrupts cpu so that it runs smp_handle_call_function(); 0, or -1
+ * when the interrupt could not be delivered. */
+int arch_send_call_function_ipi(int cpu);
 
 #endif /* KERNEL_ARCH_H */

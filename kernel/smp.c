@@ -115,7 +115,13 @@ static int call_function_many(const unsigned long *mask, smp_call_func_t func,
 		if (cpu == smp_processor_id() || !test_bit((unsigned long)cpu, mask))
 			continue;
 		set_bit((unsigned long)cpu, call_pending);
-		arch_send_call_function_ipi(cpu);
+		if (arch_send_call_function_ipi(cpu)) {
+			/* Never delivered: do not wait for it. */
+			clear_bit((unsigned long)cpu, call_pending);
+			pr_warn("smp: CPU %d did not take the call-function IPI\n",
+				cpu);
+			continue;
+		}
 		n++;
 	}
 	while (__atomic_load_n(&d.started, __ATOMIC_ACQUIRE) < n)
@@ -152,7 +158,7 @@ int smp_call_function_single(int cpu, smp_call_func_t func, void *info,
 		local_irq_restore(flags);
 		return 0;
 	}
-	if (!cpu_online(cpu))
+	if (cpu < 0 || cpu >= (int)nr_cpu_ids || !cpu_online(cpu))
 		return -1;
 	__set_bit((unsigned long)cpu, one);
 	return call_function_many(one, func, info, wait, false) == 1 ? 0 : -1;

@@ -394,6 +394,8 @@ static void full_array_is_enomem_and_unchanged(struct ktest *t)
 	struct memblock small;
 	struct memblock_type *m = &small.memory;
 
+	/* Compared byte for byte below: no uninitialised padding. */
+	memset(mem4, 0, sizeof(mem4));
 	memblock_init_instance(&small, mem4, ARRAY_SIZE(mem4), res1,
 			       ARRAY_SIZE(res1));
 	memblock_add_range(m, 0x1000, 0x1000, 0);

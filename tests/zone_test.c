@@ -23,6 +23,7 @@
 #include "mm/mm.h"
 #include "mm/mmzone.h"
 #include "asm/pgtable.h"
+#include "kernel/arch.h"
 #include "tests/ktest.h"
 
 #define FOUR_GB (1ULL << 32)
@@ -298,12 +299,15 @@ static void managed_and_free_pages(struct ktest *t)
  */
 static void holes_and_boot_ranges_reserved(struct ktest *t)
 {
-	unsigned long kstart = down_pfn((unsigned long)__kernel_phys_start);
-	unsigned long kend = up_pfn((unsigned long)__kernel_phys_end);
+	phys_addr_t image_start, image_end;
+	unsigned long kstart, kend;
 	unsigned long map_bytes = max_pfn * sizeof(struct page);
 	unsigned long holes = 0, bad = 0, image = 0, map_pages = 0;
 
 	need_one_node(t);
+	arch_kernel_image(&image_start, &image_end);
+	kstart = down_pfn((unsigned long)image_start);
+	kend = up_pfn((unsigned long)image_end);
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
 		const struct page *page = pfn_to_page(pfn);
 		bool must_reserve = pfn == 0 || (pfn >= kstart && pfn < kend);

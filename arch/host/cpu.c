@@ -57,9 +57,10 @@ void arch_set_trampoline_page(phys_addr_t pa)
 {
 }
 
-void arch_send_call_function_ipi(int cpu)
+int arch_send_call_function_ipi(int cpu)
 {
 	/* The target polls: kernel/smp.c has marked the request pending. */
+	return 0;
 }
 
 static void *cpu_thread(void *arg)

@@ -52,9 +52,9 @@ static void tr_put(const char *sym, u32 v)
 	*(u32 *)((char *)__va(trampoline_pa) + TR_OFF(sym)) = v;
 }
 
-void arch_send_call_function_ipi(int cpu)
+int arch_send_call_function_ipi(int cpu)
 {
-	lapic_send_ipi(cpu_apic_id[cpu], APIC_DM_FIXED | CALL_FUNCTION_VECTOR);
+	return lapic_send_ipi(cpu_apic_id[cpu], APIC_DM_FIXED | CALL_FUNCTION_VECTOR);
 }
 
 static void call_function_interrupt(struct pt_regs *regs)
