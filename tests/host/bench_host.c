@@ -1,0 +1,417 @@
+/*
+ * tests/host/bench_host.c - mm86's allocators side by side with the
+ * allocators user-space programmers know, in one program and one run.
+ *
+ * The same workloads for every allocator: single pages (mm86's order-0
+ * hot list, a bare LIFO free list as the floor, glibc malloc(4096),
+ * mimalloc, jemalloc), small objects (kmem_cache_alloc of 64 and 256
+ * bytes, kmalloc of mixed sizes 8..2048, against the peers' malloc of the
+ * same sizes), and the patterns: alloc/free pairs, batches of 1000 freed
+ * in reverse, random order, each on 1 and 2 threads, and frees on the
+ * other thread.  Threads are mm86's CPUs (kernel/smp.c cross-calls start
+ * them together), so every allocator runs under the same threads.
+ * Each figure is the median of REPS runs, in nanoseconds per operation
+ * (an operation is one allocation and its free), with ratios to the
+ * reference the issue names.
+ *
+ * The peers are reached by their own entry points so that all of them
+ * live in one process: glibc through __libc_malloc/__libc_free, mimalloc
+ * through mi_malloc/mi_free, jemalloc through mallocx/dallocx.
+ *
+ * With --callgrind it runs each hot path once, COUNT times, in a function
+ * of its own (cg_*), for valgrind --tool=callgrind to count instructions.
+ */
+#include <jemalloc/jemalloc.h>
+#include <mimalloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "arch/host/host.h"
+#include "kernel/arch.h"
+#include "kernel/printk.h"
+#include "kernel/smp.h"
+#include "mm/gfp.h"
+#include "mm/internal.h"
+#include "mm/mm.h"
+#include "mm/slab.h"
+
+extern void *__libc_malloc(size_t size);
+extern void __libc_free(void *p);
+
+#define REPS 5
+#define OPS 20000	/* per thread per run */
+#define BATCH 1000
+#define MAX_THREADS 2
+#define ARENA (256UL << 20)
+
+/* ---- allocators ------------------------------------------------------ */
+
+struct allocator {
+	const char *name;
+	void *(*alloc)(size_t size);
+	void (*free)(void *p, size_t size);
+};
+
+static struct kmem_cache *cache64, *cache256;
+
+static void *mm86_page_alloc(size_t size)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+
+	return page ? page_address(page) : NULL;
+}
+
+static void mm86_page_free(void *p, size_t size)
+{
+	__free_page(virt_to_page(p));
+}
+
+static void *mm86_cache_alloc(size_t size)
+{
+	return kmem_cache_alloc(size <= 64 ? cache64 : cache256, GFP_KERNEL);
+}
+
+static void mm86_cache_free(void *p, size_t size)
+{
+	kmem_cache_free(size <= 64 ? cache64 : cache256, p);
+}
+
+static void *mm86_kmalloc(size_t size)
+{
+	return kmalloc(size, GFP_KERNEL);
+}
+
+static void mm86_kfree(void *p, size_t size)
+{
+	kfree(p);
+}
+
+static void *glibc_alloc(size_t size)
+{
+	return __libc_malloc(size);
+}
+
+static void glibc_free(void *p, size_t size)
+{
+	__libc_free(p);
+}
+
+static void *mi_alloc(size_t size)
+{
+	return mi_malloc(size);
+}
+
+static void mi_free_sized(void *p, size_t size)
+{
+	mi_free(p);
+}
+
+static void *je_alloc(size_t size)
+{
+	return mallocx(size, 0);
+}
+
+static void je_free(void *p, size_t size)
+{
+	dallocx(p, 0);
+}
+
+/* The floor: a LIFO list of preallocated 4 KiB blocks, per thread. */
+struct bare_node {
+	struct bare_node *next;
+};
+
+static __thread struct bare_node *bare_head;
+
+static void *bare_alloc(size_t size)
+{
+	struct bare_node *n = bare_head;
+
+	if (!n) {
+		n = __libc_malloc(4096);
+		n->next = NULL;
+		return n;
+	}
+	bare_head = n->next;
+	return n;
+}
+
+static void bare_free(void *p, size_t size)
+{
+	struct bare_node *n = p;
+
+	n->next = bare_head;
+	bare_head = n;
+}
+
+static const struct allocator page_allocators[] = {
+	{ "mm86 order-0 (hot list)", mm86_page_alloc, mm86_page_free },
+	{ "bare LIFO free list", bare_alloc, bare_free },
+	{ "glibc malloc(4096)", glibc_alloc, glibc_free },
+	{ "mimalloc(4096)", mi_alloc, mi_free_sized },
+	{ "jemalloc(4096)", je_alloc, je_free },
+};
+
+static const struct allocator object_allocators[] = {
+	{ "mm86 kmem_cache", mm86_cache_alloc, mm86_cache_free },
+	{ "glibc malloc", glibc_alloc, glibc_free },
+	{ "mimalloc", mi_alloc, mi_free_sized },
+	{ "jemalloc", je_alloc, je_free },
+};
+
+static const struct allocator mixed_allocators[] = {
+	{ "mm86 kmalloc", mm86_kmalloc, mm86_kfree },
+	{ "glibc malloc", glibc_alloc, glibc_free },
+	{ "mimalloc", mi_alloc, mi_free_sized },
+	{ "jemalloc", je_alloc, je_free },
+};
+
+/* ---- workloads ------------------------------------------------------- */
+
+/*
+ * pairs: alloc then free at once; batch: 1000 allocations, freed in
+ * reverse; random: 1000 allocations, freed in a random order; cross: each
+ * of two threads allocates 1000 and frees the other's.
+ */
+enum pattern { PAIRS, BATCH_REVERSE, RANDOM_ORDER, CROSS_THREAD };
+
+struct job {
+	const struct allocator *a;
+	enum pattern pattern;
+	size_t size;		/* 0: mixed sizes 8..2048 */
+	unsigned int threads;
+	unsigned long long ns[MAX_THREADS];
+	void *handoff[MAX_THREADS][BATCH];
+	volatile int phase[MAX_THREADS];
+	int failed;
+};
+
+static size_t mixed_size(unsigned int i)
+{
+	/* A fixed spread over 8..2048, weighted to small sizes. */
+	static const size_t sizes[] = { 8, 16, 24, 32, 48, 64, 96, 128, 160,
+					200, 256, 384, 512, 1024, 2048, 40 };
+
+	return sizes[(i * 2654435761u) >> 28];
+}
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}
+
+static void *slots[MAX_THREADS][BATCH];
+
+static void run_thread(struct job *j, int me)
+{
+	const struct allocator *a = j->a;
+	void **s = slots[me];
+	unsigned int x = 12345u + (unsigned int)me;
+
+	for (unsigned int done = 0; done < OPS; done += BATCH) {
+		for (unsigned int i = 0; i < BATCH; i++) {
+			size_t size = j->size ? j->size : mixed_size(done + i);
+
+			if (j->pattern == PAIRS) {
+				void *p = a->alloc(size);
+
+				if (!p) {
+					j->failed = 1;
+					return;
+				}
+				*(volatile char *)p = 1;
+				a->free(p, size);
+				continue;
+			}
+			s[i] = a->alloc(size);
+			if (!s[i]) {
+				j->failed = 1;
+				return;
+			}
+			*(volatile char *)s[i] = 1;
+		}
+		if (j->pattern == PAIRS)
+			continue;
+		if (j->pattern == BATCH_REVERSE) {
+			for (unsigned int i = BATCH; i-- > 0;)
+				a->free(s[i], j->size ? j->size : mixed_size(done + i));
+		} else if (j->pattern == RANDOM_ORDER) {
+			for (unsigned int i = BATCH - 1; i > 0; i--) {
+				unsigned int k;
+				void *tmp;
+
+				x = x * 1103515245u + 12345u;
+				k = (x >> 8) % (i + 1);
+				tmp = s[i];
+				s[i] = s[k];
+				s[k] = tmp;
+			}
+			for (unsigned int i = 0; i < BATCH; i++)
+				a->free(s[i], j->size ? j->size : 64);
+		} else { /* CROSS_THREAD: hand the batch over, free the other's */
+			int other = me ^ 1;
+			/* Monotonic steps: 2k+1 handed over batch k, 2k+2 freed. */
+			int step = 2 * (int)(done / BATCH);
+
+			memcpy(j->handoff[me], s, sizeof(void *) * BATCH);
+			__atomic_store_n(&j->phase[me], step + 1, __ATOMIC_RELEASE);
+			while (__atomic_load_n(&j->phase[other], __ATOMIC_ACQUIRE) < step + 1)
+				host_cpu_relax();
+			for (unsigned int i = 0; i < BATCH; i++)
+				a->free(j->handoff[other][i], j->size ? j->size : 64);
+			__atomic_store_n(&j->phase[me], step + 2, __ATOMIC_RELEASE);
+			while (__atomic_load_n(&j->phase[other], __ATOMIC_ACQUIRE) < step + 2)
+				host_cpu_relax();
+		}
+	}
+}
+
+static void job_fn(void *arg)
+{
+	struct job *j = arg;
+	int me = smp_processor_id();
+	unsigned long long t0;
+
+	if (me >= (int)j->threads)
+		return;
+	t0 = now_ns();
+	run_thread(j, me);
+	j->ns[me] = now_ns() - t0;
+}
+
+static int cmp_ull(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a,
+			   y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median ns per operation (per thread) of REPS runs. */
+static double measure(const struct allocator *a, enum pattern p, size_t size,
+		      unsigned int threads)
+{
+	unsigned long long per[REPS];
+
+	for (int r = 0; r < REPS + 1; r++) {
+		struct job *j = calloc(1, sizeof(*j));
+		unsigned long long worst = 0;
+
+		j->a = a;
+		j->pattern = p;
+		j->size = size;
+		j->threads = threads;
+		on_each_cpu(job_fn, j, true);
+		if (j->failed) {
+			fprintf(stderr, "bench: %s failed to allocate\n", a->name);
+			exit(1);
+		}
+		for (unsigned int t = 0; t < threads; t++)
+			if (j->ns[t] > worst)
+				worst = j->ns[t];
+		if (r)	/* the first run warms up */
+			per[r - 1] = worst;
+		free(j);
+	}
+	qsort(per, REPS, sizeof(per[0]), cmp_ull);
+	return (double)per[REPS / 2] / OPS;
+}
+
+static void table(const char *title, const struct allocator *as, int n,
+		  size_t size, int ref)
+{
+	double v[8][5];
+
+	for (int i = 0; i < n; i++) {
+		v[i][0] = measure(&as[i], PAIRS, size, 1);
+		v[i][1] = measure(&as[i], BATCH_REVERSE, size, 1);
+		v[i][2] = measure(&as[i], RANDOM_ORDER, size, 1);
+		v[i][3] = measure(&as[i], CROSS_THREAD, size, 2);
+		v[i][4] = measure(&as[i], PAIRS, size, 2);
+	}
+	printf("\n%s\n", title);
+	printf("  %-26s | %7s | %7s | %7s | %8s | %8s | pairs / %s\n",
+	       "allocator", "pairs", "batch", "random", "cross 2T", "pairs 2T",
+	       as[ref].name);
+	for (int i = 0; i < n; i++)
+		printf("  %-26s | %7.1f | %7.1f | %7.1f | %8.1f | %8.1f | %.2fx\n",
+		       as[i].name, v[i][0], v[i][1], v[i][2], v[i][3], v[i][4],
+		       v[i][0] / v[ref][0]);
+}
+
+/* ---- callgrind: instructions per operation ---------------------------- */
+
+#define COUNT 10000
+
+__attribute__((noinline)) void cg_mm86_page_pair(void)
+{
+	for (int i = 0; i < COUNT; i++)
+		__free_page(alloc_page(GFP_KERNEL));
+}
+
+__attribute__((noinline)) void cg_mm86_cache64_pair(void)
+{
+	for (int i = 0; i < COUNT; i++)
+		kmem_cache_free(cache64, kmem_cache_alloc(cache64, GFP_KERNEL));
+}
+
+__attribute__((noinline)) void cg_mm86_kmalloc64_pair(void)
+{
+	for (int i = 0; i < COUNT; i++)
+		kfree(kmalloc(64, GFP_KERNEL));
+}
+
+__attribute__((noinline)) void cg_bare_pair(void)
+{
+	for (int i = 0; i < COUNT; i++)
+		bare_free(bare_alloc(4096), 4096);
+}
+
+__attribute__((noinline)) void cg_mimalloc64_pair(void)
+{
+	for (int i = 0; i < COUNT; i++)
+		mi_free(mi_malloc(64));
+}
+
+__attribute__((noinline)) void cg_glibc64_pair(void)
+{
+	for (int i = 0; i < COUNT; i++)
+		__libc_free(__libc_malloc(64));
+}
+
+int main(int argc, char **argv)
+{
+	bool callgrind = argc > 1 && !strcmp(argv[1], "--callgrind");
+
+	host_nr_cpus = MAX_THREADS;
+	host_memory_init(ARENA);
+	arch_early_init();
+	console_loglevel = 1;
+	kernel_setup(host_boot_info(ARENA, "loglevel=1"));
+	cache64 = kmem_cache_create("bench-64", 64, 0, 0, NULL);
+	cache256 = kmem_cache_create("bench-256", 256, 0, 0, NULL);
+
+	if (callgrind) {
+		cg_mm86_page_pair();
+		cg_mm86_cache64_pair();
+		cg_mm86_kmalloc64_pair();
+		cg_bare_pair();
+		cg_mimalloc64_pair();
+		cg_glibc64_pair();
+		printf("callgrind: %d operations per cg_* function\n", COUNT);
+		arch_exit(EXIT_ALL_PASSED);
+	}
+
+	printf("mm86 bench-host: ns per alloc+free (median of %d runs of %d ops per thread)\n",
+	       REPS, OPS);
+	table("single pages (4096 bytes)", page_allocators, 5, 4096, 1);
+	table("objects of 64 bytes", object_allocators, 4, 64, 2);
+	table("objects of 256 bytes", object_allocators, 4, 256, 2);
+	table("mixed sizes 8..2048 (kmalloc)", mixed_allocators, 4, 0, 2);
+	arch_exit(EXIT_ALL_PASSED);
+}
