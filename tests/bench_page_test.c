@@ -7,7 +7,7 @@
  *
  *   # CASE: bench: WHAT: N cycles/op (median of R runs of M ops)
  *
- * A figure is the median of RUNS timed runs (after one untimed warm-up
+ * A figure is the median of BENCH_RUNS timed runs (after one untimed warm-up
  * run), each a loop of a fixed number of operations timed with get_cycles()
  * (lfence; rdtsc) and divided by that number.  Cycles are TSC cycles: under
  * QEMU TCG (no KVM) they are the emulated TSC's, which says how fast QEMU
@@ -33,76 +33,15 @@
 #include "mm/internal.h"
 #include "mm/mm.h"
 #include "mm/mmzone.h"
+#include "tests/bench.h"
 #include "tests/ktest.h"
 
-#define RUNS 7		/* timed runs per figure; the median is printed */
 #define BATCH 256	/* pages per batch in the batch pattern */
-#define BARE_NODES 256U	/* nodes on the bare free list */
 #define LOCK_ALLOCS 1000 /* order-0 allocations for the zone-lock count */
 
 /* ---- measuring ------------------------------------------------------ */
 
 /* Runs ops operations of one kind; false on a functional failure. */
-typedef bool (*bench_fn)(unsigned int ops, unsigned int arg);
-
-struct bench_result {
-	u64 median;	  /* cycles of the median run */
-	unsigned int ops; /* operations per run */
-};
-
-static void sort_u64(u64 *v, unsigned int n)
-{
-	for (unsigned int i = 1; i < n; i++) {
-		u64 x = v[i];
-		unsigned int j = i;
-
-		for (; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-}
-
-/* One warm-up run, then RUNS timed runs; false if any run failed. */
-static bool measure(bench_fn fn, unsigned int arg, unsigned int ops,
-		    struct bench_result *res)
-{
-	u64 cycles[RUNS];
-
-	if (!fn(ops, arg))
-		return false;
-	for (unsigned int r = 0; r < RUNS; r++) {
-		cycles_t start = get_cycles();
-
-		if (!fn(ops, arg))
-			return false;
-		cycles[r] = get_cycles() - start;
-	}
-	sort_u64(cycles, RUNS);
-	res->median = cycles[RUNS / 2];
-	res->ops = ops;
-	return true;
-}
-
-/* Rounded cycles per operation. */
-static u64 per_op(const struct bench_result *res)
-{
-	return (res->median + res->ops / 2) / res->ops;
-}
-
-/* Rounded tenths of a / b; 0 when b is 0. */
-static u64 tenths(u64 a, u64 b)
-{
-	return b ? (a * 10 + b / 2) / b : 0;
-}
-
-static void print_result(struct ktest *t, const char *what,
-			 const struct bench_result *res, const char *unit)
-{
-	ktest_printf(t, "bench: %s: %llu cycles/%s (median of %u runs of %u %ss)",
-		     what, (unsigned long long)per_op(res), unit, RUNS,
-		     res->ops, unit);
-}
-
 /* ---- the buddy allocator -------------------------------------------- */
 
 static bool alloc_free_pairs(unsigned int ops, unsigned int order)
@@ -125,13 +64,13 @@ static void bench_order(struct ktest *t, unsigned int order, unsigned int ops,
 	unsigned long free_before = (nr_free_pages() + nr_pcp_pages());
 
 	snprintf(what, sizeof(what), "order-%u alloc+free", order);
-	if (!measure(alloc_free_pairs, order, ops, res)) {
+	if (!bench_measure(alloc_free_pairs, order, ops, res)) {
 		KTEST_FAIL(t, "alloc_pages(GFP_KERNEL, %u) returned NULL with %lu pages free",
 			   order, free_before);
 		return;
 	}
 	KTEST_EXPECT_EQ(t, (nr_free_pages() + nr_pcp_pages()), free_before);
-	print_result(t, what, res, "op");
+	bench_print(t, what, res, "op");
 }
 
 /* Filled by order0_alloc_free for the bare_free_list ratio. */
@@ -183,14 +122,14 @@ static void order0_batch(struct ktest *t)
 	struct bench_result res;
 	unsigned long free_before = (nr_free_pages() + nr_pcp_pages());
 
-	if (!measure(batch_alloc_free, 0, 8 * BATCH, &res)) {
+	if (!bench_measure(batch_alloc_free, 0, 8 * BATCH, &res)) {
 		KTEST_FAIL(t, "alloc_pages(GFP_KERNEL, 0) returned NULL in a batch of %u with %lu pages free",
 			   BATCH, free_before);
 		return;
 	}
 	KTEST_EXPECT_EQ(t, (nr_free_pages() + nr_pcp_pages()), free_before);
 	ktest_printf(t, "bench: order-0 batch of %u, alloc all then free in reverse: %llu cycles/page (median of %u runs of %u pages)",
-		     BATCH, (unsigned long long)per_op(&res), RUNS, res.ops);
+		     BATCH, (unsigned long long)bench_per_op(&res), BENCH_RUNS, res.ops);
 }
 
 /* ---- the bare free list --------------------------------------------- */
@@ -200,47 +139,6 @@ static void order0_batch(struct ktest *t)
  * and push it back.  Every access is volatile and barrier() separates the
  * two halves, so the compiler keeps each load and store.
  */
-struct bare_node {
-	struct bare_node *next;
-};
-
-static struct bare_node bare_nodes[BARE_NODES];
-static struct bare_node *bare_head;
-
-static void bare_list_init(void)
-{
-	bare_head = NULL;
-	for (unsigned int i = 0; i < BARE_NODES; i++) {
-		bare_nodes[i].next = bare_head;
-		bare_head = &bare_nodes[i];
-	}
-}
-
-static bool bare_pop_push(unsigned int ops, unsigned int unused)
-{
-	for (unsigned int i = 0; i < ops; i++) {
-		struct bare_node *n = READ_ONCE(bare_head);
-
-		if (!n)
-			return false;
-		WRITE_ONCE(bare_head, READ_ONCE(n->next));
-		barrier();
-		WRITE_ONCE(n->next, READ_ONCE(bare_head));
-		WRITE_ONCE(bare_head, n);
-		barrier();
-	}
-	return true;
-}
-
-static unsigned int bare_list_length(void)
-{
-	unsigned int n = 0;
-
-	for (struct bare_node *p = bare_head; p && n <= BARE_NODES; p = p->next)
-		n++;
-	return n;
-}
-
 static struct bench_result bare_result;
 
 static void bare_free_list(struct ktest *t)
@@ -248,22 +146,22 @@ static void bare_free_list(struct ktest *t)
 	struct bench_result res;
 	u64 ratio;
 
-	bare_list_init();
-	KTEST_ASSERT_TRUE(t, measure(bare_pop_push, 0, 20000, &res));
-	KTEST_EXPECT_EQ(t, bare_list_length(), BARE_NODES);
-	print_result(t, "bare free list pop+push", &res, "op");
+	bench_bare_init();
+	KTEST_ASSERT_TRUE(t, bench_measure(bench_bare_pop_push, 0, 20000, &res));
+	KTEST_EXPECT_EQ(t, bench_bare_length(), BENCH_BARE_NODES);
+	bench_print(t, "bare free list pop+push", &res, "op");
 	bare_result = res;
 
 	/* The order-0 figure of this boot; measured here if it was filtered out. */
 	if (!order0_result.ops) {
-		if (!measure(alloc_free_pairs, 0, 2000, &order0_result)) {
+		if (!bench_measure(alloc_free_pairs, 0, 2000, &order0_result)) {
 			KTEST_FAIL(t, "alloc_pages(GFP_KERNEL, 0) returned NULL");
 			return;
 		}
-		print_result(t, "order-0 alloc+free", &order0_result, "op");
+		bench_print(t, "order-0 alloc+free", &order0_result, "op");
 	}
 	/* (order0 / its ops) / (bare / its ops), in tenths. */
-	ratio = tenths(order0_result.median * res.ops,
+	ratio = bench_tenths(order0_result.median * res.ops,
 		       res.median * order0_result.ops);
 	if (!res.median)
 		ktest_printf(t, "bench: order-0 / bare free list = n/a (bare list measured 0 cycles)");
@@ -275,20 +173,6 @@ static void bare_free_list(struct ktest *t)
 
 
 /* ---- the per-CPU lists against the buddy lists ------------------------ */
-
-/* a/b of two results, per operation, in tenths. */
-static u64 ratio_tenths(const struct bench_result *a, const struct bench_result *b)
-{
-	return tenths(a->median * b->ops, b->median * a->ops);
-}
-
-static void print_ratio(struct ktest *t, const char *what, u64 r,
-			const char *target)
-{
-	ktest_printf(t, "bench: %s = %llu.%llux (target %s)", what,
-		     (unsigned long long)(r / 10), (unsigned long long)(r % 10),
-		     target);
-}
 
 /*
  * The same order-0 alloc+free pair three ways in one boot: through this
@@ -319,21 +203,21 @@ static void pcp_against_buddy(struct ktest *t)
 	bool ok;
 
 	if (!bare_result.ops) {
-		bare_list_init();
-		KTEST_ASSERT_TRUE(t, measure(bare_pop_push, 0, 20000, &bare_result));
+		bench_bare_init();
+		KTEST_ASSERT_TRUE(t, bench_measure(bench_bare_pop_push, 0, 20000, &bare_result));
 	}
-	KTEST_ASSERT_TRUE(t, measure(alloc_free_pairs, 0, 2000, &hot));
+	KTEST_ASSERT_TRUE(t, bench_measure(alloc_free_pairs, 0, 2000, &hot));
 	drain_all_pages();
 	pcp_bypass = true;
-	ok = measure(alloc_free_pairs, 0, 2000, &bypassed);
+	ok = bench_measure(alloc_free_pairs, 0, 2000, &bypassed);
 	pcp_bypass = false;
 	KTEST_ASSERT_TRUE(t, ok);
-	print_result(t, "order-0 alloc+free through the hot list", &hot, "op");
-	print_result(t, "order-0 alloc+free, per-CPU lists bypassed", &bypassed, "op");
-	print_ratio(t, "hot list / bare free list", ratio_tenths(&hot, &bare_result),
-		    "<= 2x");
-	print_ratio(t, "hot list / lists bypassed", ratio_tenths(&hot, &bypassed),
-		    "<= 0.3x");
+	bench_print(t, "order-0 alloc+free through the hot list", &hot, "op");
+	bench_print(t, "order-0 alloc+free, per-CPU lists bypassed", &bypassed, "op");
+	bench_print_ratio(t, "hot list / bare free list", bench_ratio(&hot, &bare_result),
+		    "target <= 2x");
+	bench_print_ratio(t, "hot list / lists bypassed", bench_ratio(&hot, &bypassed),
+		    "target <= 0.3x");
 	/* Where the hot path's cycles go: the list itself, or the API. */
 	{
 		struct page *probe = alloc_page(GFP_KERNEL);
@@ -342,10 +226,10 @@ static void pcp_against_buddy(struct ktest *t)
 		list_zone = page_zone(probe);
 		__free_page(probe);
 	}
-	ok = measure(list_pop_push, 0, 2000, &list);
+	ok = bench_measure(list_pop_push, 0, 2000, &list);
 	KTEST_ASSERT_TRUE(t, ok);
-	print_result(t, "pcp_alloc+pcp_free alone (no API, no checks)", &list, "op");
-	print_ratio(t, "list alone / bare free list", ratio_tenths(&list, &bare_result),
+	bench_print(t, "pcp_alloc+pcp_free alone (no API, no checks)", &list, "op");
+	bench_print_ratio(t, "list alone / bare free list", bench_ratio(&list, &bare_result),
 		    "for reference");
 }
 
@@ -425,7 +309,7 @@ static unsigned long managed_pages_all(void)
 static void print_per_page(struct ktest *t, const char *what, u64 cycles,
 			   unsigned long pages)
 {
-	u64 cpp = tenths(cycles, pages);
+	u64 cpp = bench_tenths(cycles, pages);
 
 	ktest_printf(t, "bench: %s: %llu cycles for %lu managed pages = %llu.%llu cycles/page",
 		     what, (unsigned long long)cycles, pages,

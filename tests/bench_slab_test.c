@@ -7,7 +7,7 @@
  *
  *   # CASE: bench: WHAT: N cycles/op (median of R runs of M ops)
  *
- * the median of RUNS timed runs after one untimed warm-up, TSC cycles
+ * the median of BENCH_RUNS timed runs after one untimed warm-up, TSC cycles
  * (under QEMU TCG the emulated TSC's: only ratios within one boot mean
  * much).  The paths, all measured in the same boot on one CPU:
  *
@@ -38,82 +38,20 @@
 #include "mm/mmzone.h"
 #include "mm/slab.h"
 #include "mm/slab_internal.h"
+#include "tests/bench.h"
 #include "tests/ktest.h"
 
-#define RUNS 7		/* timed runs per figure; the median is printed */
 #define OPS 2000	/* alloc+free pairs per run */
 #define BARE_OPS 20000	/* pop+push pairs per run of the bare list */
-#define BARE_NODES 256U
 #define MIXED 256	/* sizes in the mixed list */
 
 /* ---- measuring ------------------------------------------------------ */
-
-typedef bool (*bench_fn)(unsigned int ops);
-
-struct bench_result {
-	u64 median;	  /* cycles of the median run */
-	unsigned int ops; /* operations per run */
-};
-
-static void sort_u64(u64 *v, unsigned int n)
-{
-	for (unsigned int i = 1; i < n; i++) {
-		u64 x = v[i];
-		unsigned int j = i;
-
-		for (; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-}
-
-static bool measure(bench_fn fn, unsigned int ops, struct bench_result *res)
-{
-	u64 cycles[RUNS];
-
-	if (!fn(ops))
-		return false;
-	for (unsigned int r = 0; r < RUNS; r++) {
-		cycles_t start = get_cycles();
-
-		if (!fn(ops))
-			return false;
-		cycles[r] = get_cycles() - start;
-	}
-	sort_u64(cycles, RUNS);
-	res->median = cycles[RUNS / 2];
-	res->ops = ops;
-	return true;
-}
-
-static u64 per_op(const struct bench_result *res)
-{
-	return (res->median + res->ops / 2) / res->ops;
-}
-
-static u64 tenths(u64 a, u64 b)
-{
-	return b ? (a * 10 + b / 2) / b : 0;
-}
-
-/* a / b per operation, in tenths. */
-static u64 ratio_tenths(const struct bench_result *a, const struct bench_result *b)
-{
-	return tenths(a->median * b->ops, b->median * a->ops);
-}
-
-static void print_result(struct ktest *t, const char *what,
-			 const struct bench_result *res)
-{
-	ktest_printf(t, "bench: %s: %llu cycles/op (median of %u runs of %u ops)",
-		     what, (unsigned long long)per_op(res), RUNS, res->ops);
-}
 
 /* ---- the paths ------------------------------------------------------- */
 
 static struct kmem_cache *bench_cache;
 
-static bool cache_pairs(unsigned int ops)
+static bool cache_pairs(unsigned int ops, unsigned int unused)
 {
 	for (unsigned int i = 0; i < ops; i++) {
 		void *p = kmem_cache_alloc(bench_cache, GFP_KERNEL);
@@ -125,7 +63,7 @@ static bool cache_pairs(unsigned int ops)
 	return true;
 }
 
-static bool kmalloc64_pairs(unsigned int ops)
+static bool kmalloc64_pairs(unsigned int ops, unsigned int unused)
 {
 	for (unsigned int i = 0; i < ops; i++) {
 		void *p = kmalloc(64, GFP_KERNEL);
@@ -150,7 +88,7 @@ static void mixed_init(void)
 	}
 }
 
-static bool kmalloc_mixed_pairs(unsigned int ops)
+static bool kmalloc_mixed_pairs(unsigned int ops, unsigned int unused)
 {
 	for (unsigned int i = 0; i < ops; i++) {
 		void *p = kmalloc(mixed_sizes[i % MIXED], GFP_KERNEL);
@@ -162,7 +100,7 @@ static bool kmalloc_mixed_pairs(unsigned int ops)
 	return true;
 }
 
-static bool page_pairs(unsigned int ops)
+static bool page_pairs(unsigned int ops, unsigned int unused)
 {
 	for (unsigned int i = 0; i < ops; i++) {
 		struct page *page = alloc_page(GFP_KERNEL);
@@ -175,59 +113,10 @@ static bool page_pairs(unsigned int ops)
 }
 
 /* The bare list: volatile accesses, barriers between the halves. */
-struct bare_node {
-	struct bare_node *next;
-};
-
-static struct bare_node bare_nodes[BARE_NODES];
-static struct bare_node *bare_head;
-
-static void bare_list_init(void)
-{
-	bare_head = NULL;
-	for (unsigned int i = 0; i < BARE_NODES; i++) {
-		bare_nodes[i].next = bare_head;
-		bare_head = &bare_nodes[i];
-	}
-}
-
-static bool bare_pop_push(unsigned int ops)
-{
-	for (unsigned int i = 0; i < ops; i++) {
-		struct bare_node *n = READ_ONCE(bare_head);
-
-		if (!n)
-			return false;
-		WRITE_ONCE(bare_head, READ_ONCE(n->next));
-		barrier();
-		WRITE_ONCE(n->next, READ_ONCE(bare_head));
-		WRITE_ONCE(bare_head, n);
-		barrier();
-	}
-	return true;
-}
-
-static unsigned int bare_list_length(void)
-{
-	unsigned int n = 0;
-
-	for (struct bare_node *p = bare_head; p && n <= BARE_NODES; p = p->next)
-		n++;
-	return n;
-}
-
-static void print_ratio(struct ktest *t, const char *what, u64 r,
-			const char *target)
-{
-	ktest_printf(t, "bench: %s = %llu.%llux (%s)", what,
-		     (unsigned long long)(r / 10), (unsigned long long)(r % 10),
-		     target);
-}
-
 /* Against the slab's target, said plainly either way. */
 static void print_target(struct ktest *t, const char *what, u64 r)
 {
-	print_ratio(t, what, r, r <= 20 ? "target <= 2x: met" :
+	bench_print_ratio(t, what, r, r <= 20 ? "target <= 2x: met" :
 		    "target <= 2x: not met");
 }
 
@@ -244,39 +133,39 @@ static void alloc_free_paths(struct ktest *t)
 		     arch_cpu_khz());
 	bench_cache = kmem_cache_create("bench-64", 64, 0, 0, NULL);
 	KTEST_ASSERT_NOT_NULL(t, bench_cache);
-	ok = measure(cache_pairs, OPS, &cache);
+	ok = bench_measure(cache_pairs, 0, OPS, &cache);
 	kmem_cache_destroy(bench_cache);
 	bench_cache = NULL;
 	if (!ok)
 		KTEST_FAIL(t, "kmem_cache_alloc(bench-64) returned NULL");
 	mixed_init();
-	if (!measure(kmalloc64_pairs, OPS, &km64))
+	if (!bench_measure(kmalloc64_pairs, 0, OPS, &km64))
 		KTEST_FAIL(t, "kmalloc(64) returned NULL");
-	if (!measure(kmalloc_mixed_pairs, OPS, &mixed))
+	if (!bench_measure(kmalloc_mixed_pairs, 0, OPS, &mixed))
 		KTEST_FAIL(t, "kmalloc of a mixed size returned NULL");
-	if (!measure(page_pairs, OPS, &page))
+	if (!bench_measure(page_pairs, 0, OPS, &page))
 		KTEST_FAIL(t, "alloc_page(GFP_KERNEL) returned NULL");
-	bare_list_init();
-	KTEST_ASSERT_TRUE(t, measure(bare_pop_push, BARE_OPS, &bare));
-	KTEST_EXPECT_EQ(t, bare_list_length(), BARE_NODES);
+	bench_bare_init();
+	KTEST_ASSERT_TRUE(t, bench_measure(bench_bare_pop_push, 0, BARE_OPS, &bare));
+	KTEST_EXPECT_EQ(t, bench_bare_length(), BENCH_BARE_NODES);
 	if (t->failed)
 		return;
 
-	print_result(t, "kmem_cache_alloc+kmem_cache_free, 64 bytes", &cache);
-	print_result(t, "kmalloc+kfree, 64 bytes", &km64);
-	print_result(t, "kmalloc+kfree, mixed 8..2048 bytes", &mixed);
-	print_result(t, "alloc_page+__free_page (order-0 hot list)", &page);
-	print_result(t, "bare free list pop+push", &bare);
+	bench_print(t, "kmem_cache_alloc+kmem_cache_free, 64 bytes", &cache, "op");
+	bench_print(t, "kmalloc+kfree, 64 bytes", &km64, "op");
+	bench_print(t, "kmalloc+kfree, mixed 8..2048 bytes", &mixed, "op");
+	bench_print(t, "alloc_page+__free_page (order-0 hot list)", &page, "op");
+	bench_print(t, "bare free list pop+push", &bare, "op");
 	if (!bare.median) {
 		ktest_printf(t, "bench: ratios n/a (the bare list measured 0 cycles)");
 		return;
 	}
-	print_target(t, "kmem_cache 64 / bare free list", ratio_tenths(&cache, &bare));
-	print_target(t, "kmalloc 64 / bare free list", ratio_tenths(&km64, &bare));
-	print_target(t, "kmalloc mixed / bare free list", ratio_tenths(&mixed, &bare));
-	print_ratio(t, "order-0 page / bare free list", ratio_tenths(&page, &bare),
+	print_target(t, "kmem_cache 64 / bare free list", bench_ratio(&cache, &bare));
+	print_target(t, "kmalloc 64 / bare free list", bench_ratio(&km64, &bare));
+	print_target(t, "kmalloc mixed / bare free list", bench_ratio(&mixed, &bare));
+	bench_print_ratio(t, "order-0 page / bare free list", bench_ratio(&page, &bare),
 		    "for reference");
-	print_ratio(t, "kmem_cache 64 / order-0 page", ratio_tenths(&cache, &page),
+	bench_print_ratio(t, "kmem_cache 64 / order-0 page", bench_ratio(&cache, &page),
 		    "for reference");
 }
 
