@@ -8,6 +8,7 @@
 #define ASM_PGTABLE_H
 
 #include "asm/page.h"
+#include "kernel/kmap_types.h"
 #include "kernel/nr_cpus.h"
 #include "lib/types.h"
 
@@ -20,14 +21,6 @@ extern unsigned long host_vmemmap_start, host_vmemmap_end;
 #define LAST_PKMAP 1024
 #define PKMAP_ADDR(nr) (PKMAP_BASE + ((unsigned long)(nr) << PAGE_SHIFT))
 #define PKMAP_NR(virt) (((unsigned long)(virt) - PKMAP_BASE) >> PAGE_SHIFT)
-
-enum km_type {
-	KM_USER0,
-	KM_USER1,
-	KM_IRQ0,
-	KM_IRQ1,
-	KM_TYPE_NR,
-};
 
 enum fixed_addresses {
 	FIX_HOLE,

@@ -15,6 +15,7 @@
 #define ASM_PGTABLE_H
 
 #include "asm/page.h"
+#include "kernel/kmap_types.h"
 #include "kernel/nr_cpus.h"
 #include "lib/types.h"
 
@@ -26,15 +27,6 @@
 #define LAST_PKMAP 1024
 #define PKMAP_ADDR(nr) (PKMAP_BASE + ((unsigned long)(nr) << PAGE_SHIFT))
 #define PKMAP_NR(virt) (((unsigned long)(virt) - PKMAP_BASE) >> PAGE_SHIFT)
-
-/* kmap_atomic slot types, per CPU (2.6's km_type). */
-enum km_type {
-	KM_USER0,
-	KM_USER1,
-	KM_IRQ0,
-	KM_IRQ1,
-	KM_TYPE_NR,
-};
 
 #define FIXADDR_TOP 0xFFFFF000UL
 enum fixed_addresses {

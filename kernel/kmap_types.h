@@ -1,0 +1,18 @@
+/*
+ * kernel/kmap_types.h - the kmap_atomic slot types (Linux 2.6's km_type):
+ * each CPU has one fixmap slot per type, so that an interrupt handler
+ * (KM_IRQ*) never takes the slot of the code it interrupted (KM_USER*).
+ * The arch sizes its fixmap from KM_TYPE_NR.
+ */
+#ifndef KERNEL_KMAP_TYPES_H
+#define KERNEL_KMAP_TYPES_H
+
+enum km_type {
+	KM_USER0,
+	KM_USER1,
+	KM_IRQ0,
+	KM_IRQ1,
+	KM_TYPE_NR,
+};
+
+#endif
