@@ -420,17 +420,39 @@ int kmem_cache_shrink(struct kmem_cache *cachep)
 	return pages + drain_freelist(cachep);
 }
 
+/* On each CPU: every cache's array back to its slabs (one cross-call). */
+static void do_drain_all(void *arg)
+{
+	unsigned int *pages = arg;
+	struct kmem_cache *cachep;
+
+	list_for_each_entry(cachep, &cache_chain, next) {
+		struct array_cache *ac = cpu_array(cachep);
+
+		__atomic_fetch_add(pages, free_block(cachep, ac->entry, ac->avail),
+				   __ATOMIC_RELAXED);
+		ac->avail = 0;
+	}
+}
+
 unsigned long kmem_cache_reap_all(void)
 {
 	struct kmem_cache *cachep;
 	unsigned long pages = 0;
 
-	/* Descriptor caches come after the caches that use them in no
-	 * particular order: shrinking twice frees the descriptors that the
-	 * first pass released. */
-	for (int pass = 0; pass < 2; pass++)
+	/*
+	 * Twice: giving back an off-slab slab frees its descriptor into a
+	 * smaller cache's array, which the second pass empties.  Each pass
+	 * is one cross-call for all caches, not one per cache.
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		unsigned int drained = 0;
+
+		on_each_cpu(do_drain_all, &drained, true);
+		pages += drained;
 		list_for_each_entry(cachep, &cache_chain, next)
-			pages += (unsigned long)kmem_cache_shrink(cachep);
+			pages += (unsigned long)drain_freelist(cachep);
+	}
 	return pages;
 }
 

@@ -27,9 +27,18 @@ __thread int host_cpu;
 __thread unsigned long host_irq_flags;
 unsigned int host_nr_cpus = 1;
 
+/*
+ * Spin politely: a pause most of the time, the CPU given up now and then
+ * (a "CPU" may be waiting for a thread the host has not scheduled).
+ */
 void host_cpu_relax(void)
 {
-	sched_yield();
+	static __thread unsigned int spins;
+
+	if (++spins % 64)
+		__builtin_ia32_pause();
+	else
+		sched_yield();
 }
 
 void arch_platform_init(unsigned int max_cpus)
