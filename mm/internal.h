@@ -31,10 +31,36 @@ int check_all_zones(char *why, size_t len);
 
 /* Reports a page in a state it must not be in, then stops the kernel. */
 void bad_page(const struct page *page, const char *reason) __noreturn;
+/* Flags a page being freed, or handed out, must not have. */
+#define PAGE_FLAGS_CHECK_AT_FREE                                            \
+	((1UL << PG_reserved) | (1UL << PG_buddy) | (1UL << PG_slab) |      \
+	 (1UL << PG_pcp))
+#define PAGE_FLAGS_CHECK_AT_PREP                                            \
+	(PAGE_FLAGS_CHECK_AT_FREE | (1UL << PG_head))
+
 /* A block being freed: head order matches, nothing reserved/free/slab. */
 void free_pages_check(struct page *page, unsigned int order);
 /* A block leaving the free lists: every page unowned and unflagged. */
 void check_new_pages(struct page *page, unsigned int order);
+
+/*
+ * The same checks, with the common case - a single page in the expected
+ * state - answered inline on the fast path; anything else (a larger
+ * block, or a page that is wrong) goes to the full check and its report.
+ */
+static inline void free_page_check_fast(struct page *page, unsigned int order)
+{
+	if (unlikely(order || page->private ||
+		     (page->flags & PAGE_FLAGS_CHECK_AT_FREE)))
+		free_pages_check(page, order);
+}
+
+static inline void new_page_check_fast(struct page *page, unsigned int order)
+{
+	if (unlikely(order || page_count(page) ||
+		     (page->flags & PAGE_FLAGS_CHECK_AT_PREP)))
+		check_new_pages(page, order);
+}
 
 /* Order-0 pages bypass the per-CPU lists while set (tests, benchmarks). */
 extern bool pcp_bypass;

@@ -66,6 +66,7 @@ void free_area_init_node(int nid, unsigned long start_pfn,
 		spin_lock_init(&z->lock);
 		zone_init_free_lists(z);
 		z->zone_pgdat = pgdat;
+		z->type = (enum zone_type)j;
 		z->name = zone_names[j];
 		z->zone_start_pfn = zone_start;
 		z->spanned_pages = zend - zone_start;

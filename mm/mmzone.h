@@ -93,6 +93,7 @@ struct zone {
 	struct free_area free_area[MAX_ORDER];
 
 	struct pglist_data *zone_pgdat;
+	enum zone_type type;	/* its index in zone_pgdat->node_zones */
 	unsigned long zone_start_pfn;
 	unsigned long spanned_pages; /* end - start, holes included */
 	unsigned long present_pages; /* pages of RAM in the span */
@@ -162,7 +163,7 @@ static inline bool populated_zone(const struct zone *z)
 
 static inline enum zone_type zone_idx(const struct zone *z)
 {
-	return (enum zone_type)(z - z->zone_pgdat->node_zones);
+	return z->type;
 }
 
 static inline bool is_highmem(const struct zone *z)

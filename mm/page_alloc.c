@@ -158,7 +158,7 @@ struct page *__rmqueue(struct zone *zone, unsigned int order)
 
 static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 {
-	check_new_pages(page, order);
+	new_page_check_fast(page, order);
 	if (page_poisoning)
 		check_poison_pages(page, 1U << order);
 	page->private = order;
@@ -446,7 +446,7 @@ static void free_hot_cold_page(struct page *page, bool cold)
 		__free_pages_ok(page, 0);
 		return;
 	}
-	free_pages_check(page, 0);
+	free_page_check_fast(page, 0);
 	if (page_poisoning)
 		poison_pages(page, 1);
 	pcp_free(page_zone(page), page, cold);
@@ -542,6 +542,18 @@ static struct page *rmqueue(struct zone *zone, unsigned int order, gfp_t gfp)
 	return page;
 }
 
+/* zone_watermark_ok() for a single page: its per-order loop is empty. */
+static inline bool watermark_ok_order0(const struct zone *z, unsigned long mark,
+				       enum zone_type classzone_idx,
+				       int alloc_flags)
+{
+	long min = (long)mark;
+
+	if (alloc_flags & ALLOC_HIGH)
+		min -= min / 2;
+	return (long)z->free_pages > min + (long)z->lowmem_reserve[classzone_idx];
+}
+
 static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 					  struct zonelist *zl, int alloc_flags)
 {
@@ -558,8 +570,11 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 						     z->pages_high :
 						     z->pages_low;
 
-			if (!zone_watermark_ok(z, order, mark, classzone_idx,
-					       alloc_flags))
+			if (order == 0 ?
+				    !watermark_ok_order0(z, mark, classzone_idx,
+							 alloc_flags) :
+				    !zone_watermark_ok(z, order, mark,
+						       classzone_idx, alloc_flags))
 				continue;
 		}
 		page = rmqueue(z, order, gfp);

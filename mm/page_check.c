@@ -183,13 +183,6 @@ void bad_page(const struct page *page, const char *reason)
 	panic("Bad page state");
 }
 
-/* Flags a page being freed, or handed out, must not have. */
-#define PAGE_FLAGS_CHECK_AT_FREE                                            \
-	((1UL << PG_reserved) | (1UL << PG_buddy) | (1UL << PG_slab) |      \
-	 (1UL << PG_pcp))
-#define PAGE_FLAGS_CHECK_AT_PREP                                            \
-	(PAGE_FLAGS_CHECK_AT_FREE | (1UL << PG_head))
-
 /*
  * The head keeps its allocation order in private: a free of another order
  * is caught here instead of corrupting the free lists.  Tail pages must be
