@@ -687,13 +687,53 @@ got_pg_fast:
 	return page;
 }
 
+/*
+ * The order-0 fast path: a page from this CPU's list of the preferred
+ * zone while the list is above its low mark.  No watermark is checked:
+ * pages on a per-CPU list are already outside the zone's free count, so
+ * handing one out takes nothing from the reserves the watermarks guard.
+ * Anything else - an empty or low list, another order, an odd mask -
+ * takes the full path, which refills the list under the zone lock.
+ */
+static struct page *alloc_page_fast(struct zone *zone, gfp_t gfp_mask)
+{
+	struct per_cpu_pages *pcp;
+	struct page *page = NULL;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pcp = &zone->pageset[smp_processor_id()].pcp[!!(gfp_mask & __GFP_COLD)];
+	if (pcp->count > pcp->low) {
+		page = list_first_entry(&pcp->list, struct page, lru);
+		list_del(&page->lru);
+		__ClearPagePcp(page);
+		pcp->count--;
+		zone_stat_inc(zone, NR_PCP_HIT);
+		zone_stat_inc(zone, NR_ALLOC_FAST);
+	}
+	local_irq_restore(flags);
+	if (page)
+		prep_new_page(page, 0, gfp_mask);
+	return page;
+}
+
 struct page *alloc_pages_node(int nid, gfp_t gfp_mask, unsigned int order)
 {
+	struct zonelist *zl;
+
 	if (nid < 0)
 		nid = numa_node_id();
 	if (WARN_ON(nid >= nr_online_nodes))
 		return NULL;
-	return __alloc_pages(gfp_mask, order, node_zonelist(nid, gfp_mask));
+	zl = node_zonelist(nid, gfp_mask);
+	if (order == 0 && zl->zones[0] && !pcp_bypass &&
+	    !(gfp_mask & ~__GFP_BITS_MASK)) {
+		struct page *page = alloc_page_fast(zl->zones[0], gfp_mask);
+
+		if (page)
+			return page;
+	}
+	return __alloc_pages(gfp_mask, order, zl);
 }
 
 struct page *alloc_pages(gfp_t gfp_mask, unsigned int order)
