@@ -98,27 +98,35 @@ static void *kmalloc_large(size_t size, gfp_t flags)
 	return page_address(page);
 }
 
-void *kmalloc(size_t size, gfp_t flags)
-{
-	struct kmem_cache *cachep;
+#define _RET_IP_ ((unsigned long)__builtin_return_address(0))
 
+/*
+ * Every entry point passes its own caller down, so that owner tracking
+ * (slab_debug=U) names the code that called kmalloc/kzalloc/krealloc, not
+ * one of them.
+ */
+static void *__kmalloc(size_t size, gfp_t flags, unsigned long caller)
+{
 	if (size > KMALLOC_MAX_CACHE_SIZE)
 		return kmalloc_large(size, flags);
-	cachep = kmalloc_cache(size, flags);
-	return __cache_alloc_caller(cachep, flags,
-				    (unsigned long)__builtin_return_address(0));
+	return __cache_alloc_caller(kmalloc_cache(size, flags), flags, caller);
+}
+
+void *kmalloc(size_t size, gfp_t flags)
+{
+	return __kmalloc(size, flags, _RET_IP_);
 }
 
 void *kzalloc(size_t size, gfp_t flags)
 {
-	return kmalloc(size, flags | __GFP_ZERO);
+	return __kmalloc(size, flags | __GFP_ZERO, _RET_IP_);
 }
 
 void *kcalloc(size_t n, size_t size, gfp_t flags)
 {
 	if (size && n > SIZE_MAX / size)
 		return NULL;
-	return kmalloc(n * size, flags | __GFP_ZERO);
+	return __kmalloc(n * size, flags | __GFP_ZERO, _RET_IP_);
 }
 
 /* What kfree/ksize are given: a kmalloc cache's object, or a large head. */
@@ -150,7 +158,7 @@ static struct kmem_cache *kmalloc_owner(const void *objp, const char *fn,
 	slab_bug(NULL, objp, "%s: %p is not a live kmalloc object", fn, objp);
 }
 
-void kfree(const void *objp)
+static void __kfree(const void *objp, unsigned long caller)
 {
 	struct kmem_cache *cachep;
 	struct page *page;
@@ -159,12 +167,16 @@ void kfree(const void *objp)
 		return;
 	cachep = kmalloc_owner(objp, "kfree", &page);
 	if (cachep) {
-		__cache_free(cachep, (void *)objp,
-			     (unsigned long)__builtin_return_address(0));
+		__cache_free(cachep, (void *)objp, caller);
 		return;
 	}
 	page->owner_data[0] = 0;
 	__free_pages(page, (unsigned int)page->private);
+}
+
+void kfree(const void *objp)
+{
+	__kfree(objp, _RET_IP_);
 }
 
 size_t ksize(const void *objp)
@@ -184,18 +196,18 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 	void *ret;
 
 	if (!p)
-		return kmalloc(new_size, flags);
+		return __kmalloc(new_size, flags, _RET_IP_);
 	if (!new_size) {
-		kfree(p);
+		__kfree(p, _RET_IP_);
 		return NULL;
 	}
 	old = ksize(p);
 	if (old >= new_size)
 		return (void *)p;
-	ret = kmalloc(new_size, flags);
+	ret = __kmalloc(new_size, flags, _RET_IP_);
 	if (ret) {
 		memcpy(ret, p, old);
-		kfree(p);
+		__kfree(p, _RET_IP_);
 	}
 	return ret;
 }

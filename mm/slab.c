@@ -109,9 +109,9 @@ static bool cache_grow(struct kmem_cache *cachep, gfp_t flags, int nid)
 	void *addr;
 
 	spin_lock_irqsave(&l3->list_lock, irqflags);
-	offset = cachep->colour_next * cachep->colour_off;
-	if (++cachep->colour_next >= cachep->colour)
-		cachep->colour_next = 0;
+	offset = l3->colour_next * cachep->colour_off;
+	if (++l3->colour_next >= cachep->colour)
+		l3->colour_next = 0;
 	spin_unlock_irqrestore(&l3->list_lock, irqflags);
 
 	/* Slab pages need an address: never highmem. */

@@ -64,6 +64,7 @@ struct kmem_list3 {
 	unsigned long free_objects;	/* in the slabs, not the arrays */
 	unsigned long free_limit;	/* more free than this: give slabs back */
 	unsigned long nr_slabs;
+	unsigned int colour_next;	/* the colour of this node's next slab */
 };
 
 #define CFLGS_OFF_SLAB 0x80000000UL	/* descriptor lives off the slab */
@@ -83,7 +84,6 @@ struct kmem_cache {
 	gfp_t gfpflags;			/* __GFP_DMA for SLAB_CACHE_DMA */
 	unsigned int colour;		/* colour offsets: 0 .. colour-1 */
 	unsigned int colour_off;	/* bytes per colour step */
-	unsigned int colour_next;	/* the next slab's colour */
 	unsigned int slab_size;		/* descriptor + bufctl[], aligned */
 	struct kmem_cache *slabp_cache;	/* off-slab descriptors come from here */
 	unsigned long flags;
