@@ -19,10 +19,6 @@
 
 extern char __start_percpu_data[], __stop_percpu_data[];
 
-unsigned long __per_cpu_offset[NR_CPUS];
-DEFINE_PER_CPU(unsigned long, this_cpu_off);
-DEFINE_PER_CPU(int, cpu_number);
-
 void setup_per_cpu_areas(void)
 {
 	size_t size = (size_t)(__stop_percpu_data - __start_percpu_data);
