@@ -390,6 +390,17 @@ static int free_pages_bulk(struct zone *zone, int count, struct list_head *list)
 	return i;
 }
 
+/* The hottest page off a non-empty list.  Interrupts off. */
+static inline struct page *pcp_take(struct per_cpu_pages *pcp)
+{
+	struct page *page = list_first_entry(&pcp->list, struct page, lru);
+
+	list_del(&page->lru);
+	__ClearPagePcp(page);
+	pcp->count--;
+	return page;
+}
+
 /*
  * An order-0 page from this CPU's list: hot from the head of pcp[0], or
  * (__GFP_COLD) from pcp[1].  A list at or below its low mark is first
@@ -414,12 +425,8 @@ struct page *pcp_alloc(struct zone *zone, bool cold)
 	}
 	if (!pcp->count && !cold && ps->pcp[1].count)
 		pcp = &ps->pcp[1];
-	if (pcp->count) {
-		page = list_first_entry(&pcp->list, struct page, lru);
-		list_del(&page->lru);
-		__ClearPagePcp(page);
-		pcp->count--;
-	}
+	if (pcp->count)
+		page = pcp_take(pcp);
 	local_irq_restore(flags);
 	return page;
 }
@@ -704,10 +711,7 @@ static struct page *alloc_page_fast(struct zone *zone, gfp_t gfp_mask)
 	local_irq_save(flags);
 	pcp = &zone->pageset[smp_processor_id()].pcp[!!(gfp_mask & __GFP_COLD)];
 	if (pcp->count > pcp->low) {
-		page = list_first_entry(&pcp->list, struct page, lru);
-		list_del(&page->lru);
-		__ClearPagePcp(page);
-		pcp->count--;
+		page = pcp_take(pcp);
 		zone_stat_inc(zone, NR_PCP_HIT);
 		zone_stat_inc(zone, NR_ALLOC_FAST);
 	}
