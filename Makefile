@@ -109,7 +109,8 @@ HOST_SUITES := lib cmdline multiboot e820 memblock buddy gfp zone pcp vmstat \
 	       highmem slab kmalloc smp_stress
 HOST_SRCS   := $(filter-out lib/string.c,$(wildcard lib/*.c)) \
 	       $(addprefix kernel/,cmdline.c multiboot.c printk.c panic.c \
-				   smp.c percpu.c version.c kallsyms.c main.c) \
+				   smp.c percpu.c version.c kallsyms.c main.c \
+				   sched.c timer.c wait.c mutex.c) \
 	       $(wildcard mm/*.c) $(wildcard arch/host/*.c) \
 	       tests/ktest.c tests/resources.c \
 	       $(wildcard $(patsubst %,tests/%_test.c,$(HOST_SUITES)))

@@ -105,4 +105,30 @@ void arch_smp_boot_cpus(void *(*alloc_stack)(int cpu, size_t size));
  * when the interrupt could not be delivered. */
 int arch_send_call_function_ipi(int cpu);
 
+/* Interrupts cpu so that it looks at need_resched (the reschedule IPI). */
+void arch_send_reschedule(int cpu);
+
+/* ---- time and threads ---- */
+
+/*
+ * Starts this CPU's periodic tick at HZ: each tick calls timer_interrupt()
+ * in interrupt context.  The first call (on the boot CPU) calibrates.
+ */
+void arch_timer_start(void);
+
+/*
+ * Called with interrupts off: enables them and waits for one, atomically
+ * (no interrupt can slip in between and be slept through).  Returns with
+ * interrupts on.
+ */
+void arch_idle(void);
+
+/* asm/switch_to.h declares struct thread_context and THREAD_SIZE. */
+struct thread_context;
+/* Prepares ctx to start entry() on the stack [stack, stack + size). */
+void arch_thread_init(struct thread_context *ctx, void *stack, size_t size,
+		      void (*entry)(void));
+/* Saves this CPU's registers in prev and continues as next.  IRQs off. */
+void arch_switch_to(struct thread_context *prev, struct thread_context *next);
+
 #endif /* KERNEL_ARCH_H */

@@ -6,20 +6,26 @@
  * map, command line, modules), copied into kernel memory before anything
  * could overwrite it; the firmware memory map, then the early command-line
  * parameters (mem=, memmap=, page_poison=: those that shape memory
- * set-up); the clock; memory management; the remaining parameters; and
- * finally the self-tests, whose verdict is the exit status.
+ * set-up); the clock; memory management and the scheduler; the other
+ * CPUs; the remaining parameters; the slab layer.  Then every CPU's tick
+ * starts, the boot context becomes CPU 0's idle task, and the init thread
+ * starts kswapd and runs the self-tests, whose verdict is the exit
+ * status.
  */
+#include "asm/irqflags.h"
 #include "kernel/arch.h"
 #include "kernel/bug.h"
 #include "kernel/cmdline.h"
 #include "kernel/multiboot.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/version.h"
 #include "mm/e820.h"
 #include "mm/init.h"
 #include "mm/slab.h"
+#include "mm/vmscan.h"
 #include "mm/vmstat.h"
 #include "tests/ktest.h"
 
@@ -61,20 +67,51 @@ void kernel_setup(const struct boot_info *bi)
 	arch_platform_init(setup_max_cpus);
 	mm_core_init(bi);
 	setup_per_cpu_areas();
+	sched_init();
+	sched_set_thread_memory(alloc_thread_stack, free_thread_stack);
 	arch_smp_boot_cpus(alloc_cpu_stack);
 	parse_late_params();
 	kmem_cache_init();
 }
 
-/* Sets everything up, runs the tests, and ends with their verdict. */
-void kernel_init(const struct boot_info *bi)
+static void start_tick(void *unused)
+{
+	arch_timer_start();
+}
+
+/*
+ * The first kernel thread (Linux's init): the daemons, then the tests,
+ * in a task that may sleep.
+ */
+static int init_thread(void *unused)
 {
 	int failed;
 
-	kernel_setup(bi);
+	kswapd_init();
 	ktest_run_misuse();
 	failed = ktest_run_all();
 	show_mem_dumps();
 	show_slabinfo();
 	arch_exit(failed ? EXIT_FAILURE_STATUS : EXIT_ALL_PASSED);
+}
+
+/*
+ * Sets everything up, starts every CPU's tick and the init thread, and
+ * becomes the boot CPU's idle task; init ends the run with the verdict.
+ */
+void kernel_init(const struct boot_info *bi)
+{
+	struct task_struct *init;
+
+	kernel_setup(bi);
+	arch_timer_start();
+	smp_call_function(start_tick, NULL, true);
+	system_state = SYSTEM_RUNNING;
+	arch_local_irq_enable();
+	init = kthread_create(init_thread, NULL, "init");
+	if (IS_ERR(init))
+		panic("cannot start the init thread: %ld", PTR_ERR(init));
+	kthread_bind(init, 0);
+	wake_up_process(init);
+	cpu_idle();
 }

@@ -40,5 +40,8 @@ void setup_per_cpu_areas(void);
 
 /* A kernel stack of size bytes for cpu, on its node (mm/percpu.c). */
 void *alloc_cpu_stack(int cpu, size_t size);
+/* A kernel thread's stack for cpu, and back (mm/percpu.c). */
+void *alloc_thread_stack(int cpu, size_t size);
+void free_thread_stack(void *stack, size_t size);
 
 #endif /* KERNEL_PERCPU_H */

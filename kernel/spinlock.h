@@ -9,6 +9,12 @@
  * interrupt handler may take must always be taken that way, or the handler
  * can spin on a lock its own CPU holds.
  *
+ * Holding a spinlock is atomic context: spin_lock() disables preemption
+ * (so the holder cannot be switched out while others spin for it) and
+ * spin_unlock() enables it again, rescheduling if an interrupt asked for
+ * that meanwhile.  Sleeping with a spinlock held is a bug that
+ * might_sleep() reports.
+ *
  * The owner CPU is recorded so that preconditions can be asserted:
  * assert_spin_locked(l) in a function whose name ends in _locked (or whose
  * comment says "zone->lock held") turns a forgotten lock into a BUG at the
@@ -20,6 +26,7 @@
 #include "asm/irqflags.h"
 #include "asm/processor.h"
 #include "kernel/bug.h"
+#include "kernel/preempt.h"
 #include "kernel/smp.h"
 #include "lib/compiler.h"
 
@@ -39,7 +46,7 @@ static inline void spin_lock_init(spinlock_t *lock)
 	lock->cpu = -1;
 }
 
-static inline void spin_lock(spinlock_t *lock)
+static inline void __spin_acquire(spinlock_t *lock)
 {
 	u16 ticket = __atomic_fetch_add(&lock->next, 1, __ATOMIC_RELAXED);
 
@@ -48,24 +55,39 @@ static inline void spin_lock(spinlock_t *lock)
 	lock->cpu = smp_processor_id();
 }
 
+static inline void __spin_release(spinlock_t *lock)
+{
+	lock->cpu = -1;
+	__atomic_store_n(&lock->owner, (u16)(lock->owner + 1),
+			 __ATOMIC_RELEASE);
+}
+
+static inline void spin_lock(spinlock_t *lock)
+{
+	preempt_disable();
+	__spin_acquire(lock);
+}
+
 static inline bool spin_trylock(spinlock_t *lock)
 {
 	u16 owner = __atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
 	u16 expected = owner;
 
+	preempt_disable();
 	if (!__atomic_compare_exchange_n(&lock->next, &expected,
 					 (u16)(owner + 1), false,
-					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		preempt_enable();
 		return false;
+	}
 	lock->cpu = smp_processor_id();
 	return true;
 }
 
 static inline void spin_unlock(spinlock_t *lock)
 {
-	lock->cpu = -1;
-	__atomic_store_n(&lock->owner, (u16)(lock->owner + 1),
-			 __ATOMIC_RELEASE);
+	__spin_release(lock);
+	preempt_enable();
 }
 
 static inline bool spin_is_locked(const spinlock_t *lock)
@@ -85,26 +107,30 @@ static inline bool spin_is_held(const spinlock_t *lock)
 #define spin_lock_irqsave(lock, flags)                                      \
 	do {                                                                 \
 		(flags) = arch_local_irq_save();                             \
-		spin_lock(lock);                                             \
+		preempt_disable();                                           \
+		__spin_acquire(lock);                                        \
 	} while (0)
 
 static inline void spin_unlock_irqrestore(spinlock_t *lock,
 					  unsigned long flags)
 {
-	spin_unlock(lock);
+	__spin_release(lock);
 	arch_local_irq_restore(flags);
+	preempt_enable();
 }
 
 static inline void spin_lock_irq(spinlock_t *lock)
 {
 	arch_local_irq_disable();
-	spin_lock(lock);
+	preempt_disable();
+	__spin_acquire(lock);
 }
 
 static inline void spin_unlock_irq(spinlock_t *lock)
 {
-	spin_unlock(lock);
+	__spin_release(lock);
 	arch_local_irq_enable();
+	preempt_enable();
 }
 
 #define local_irq_save(flags) ((flags) = arch_local_irq_save())

@@ -45,14 +45,37 @@ void setup_per_cpu_areas(void)
 		nr_cpu_ids, size, order);
 }
 
-/* A CPU's kernel stack, from its own node (the arch starts CPUs with it). */
-void *alloc_cpu_stack(int cpu, size_t size)
+static unsigned int stack_order(size_t size)
 {
 	unsigned int order = 0;
-	struct page *page;
 
 	while ((PAGE_SIZE << order) < size)
 		order++;
-	page = alloc_pages_node(cpu_to_node(cpu), GFP_KERNEL, order);
+	return order;
+}
+
+/* A CPU's kernel stack, from its own node (the arch starts CPUs with it). */
+void *alloc_cpu_stack(int cpu, size_t size)
+{
+	struct page *page = alloc_pages_node(cpu_to_node(cpu), GFP_KERNEL,
+					     stack_order(size));
+
 	return page ? page_address(page) : NULL;
+}
+
+/*
+ * A kernel thread's stack (with its task_struct), on the node of the CPU
+ * it will run on.  May sleep: thread creation is task context.
+ */
+void *alloc_thread_stack(int cpu, size_t size)
+{
+	struct page *page = alloc_pages_node(cpu_to_node(cpu), GFP_KERNEL,
+					     stack_order(size));
+
+	return page ? page_address(page) : NULL;
+}
+
+void free_thread_stack(void *stack, size_t size)
+{
+	free_pages((unsigned long)stack, stack_order(size));
 }

@@ -14,9 +14,14 @@
  */
 #include "mm/internal.h"
 #include "mm/slab.h"
+#include "mm/vmscan.h"
 
 unsigned long try_to_free_pages(struct zonelist *zl, gfp_t gfp_mask,
 				unsigned int order)
 {
 	return kmem_cache_reap_all();
+}
+
+void kswapd_init(void)
+{
 }

@@ -4,9 +4,9 @@
  * Thread n is CPU n: host_cpu (thread-local) is its number, so
  * smp_processor_id() and this_cpu_ptr() work as in the kernel, and
  * host_irq_flags is its interrupt flag.  The boot thread is CPU 0; the
- * others are started by arch_smp_boot_cpus() and idle serving cross-calls
- * (kernel/smp.c) until the program ends.  An "IPI" is a flag the idle loop
- * polls: kernel/smp.c already marks the request pending before it asks.
+ * others are started by arch_smp_boot_cpus() and become their CPU's idle
+ * task (cpu_idle), which runs kernel threads as they are woken there.
+ * An IPI is a bit in the CPU's pending word (arch/host/irq.c).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -20,6 +20,7 @@
 #include "asm/processor.h"
 #include "kernel/arch.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "lib/string.h"
 
@@ -35,6 +36,8 @@ void host_cpu_relax(void)
 {
 	static __thread unsigned int spins;
 
+	if (host_irq_flags & HOST_IRQ_ENABLED)
+		host_irq_check();
 	if (++spins % 64)
 		__builtin_ia32_pause();
 	else
@@ -66,21 +69,12 @@ void arch_set_trampoline_page(phys_addr_t pa)
 {
 }
 
-int arch_send_call_function_ipi(int cpu)
-{
-	/* The target polls: kernel/smp.c has marked the request pending. */
-	return 0;
-}
-
 static void *cpu_thread(void *arg)
 {
 	host_cpu = (int)(long)arg;
 	host_irq_flags = 0;
 	set_bit((unsigned long)host_cpu, cpu_online_bits);
-	for (;;) {
-		smp_handle_call_function();
-		host_cpu_relax();
-	}
+	cpu_idle();
 	return NULL;
 }
 

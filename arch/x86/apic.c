@@ -12,6 +12,7 @@
  * Sending is not reentrant (two ICR writes): callers disable interrupts
  * around lapic_send_ipi.
  */
+#include "arch/x86/pit.h"
 #include "asm/apic.h"
 #include "asm/irqflags.h"
 #include "asm/pgtable.h"
@@ -78,4 +79,24 @@ int lapic_send_ipi(unsigned int apic_id, u32 icr_low)
 	}
 	arch_local_irq_restore(flags);
 	return 0;
+}
+
+u32 lapic_timer_calibrate(unsigned int ms)
+{
+	u32 start = 0xffffffffu;
+
+	apic_write(APIC_LVTT, APIC_LVT_MASKED);
+	apic_write(APIC_TDCR, APIC_TDR_DIV_16);
+	pit_oneshot_start(ms);
+	apic_write(APIC_TMICT, start);
+	while (!pit_oneshot_expired())
+		cpu_relax();
+	return start - apic_read(APIC_TMCCT);
+}
+
+void lapic_timer_periodic(u32 count, unsigned int vector)
+{
+	apic_write(APIC_TDCR, APIC_TDR_DIV_16);
+	apic_write(APIC_LVTT, APIC_LVT_TIMER_PERIODIC | vector);
+	apic_write(APIC_TMICT, count);
 }

@@ -12,6 +12,7 @@
 #include "asm/io.h"
 #include "asm/page.h"
 #include "asm/processor.h"
+#include "arch/x86/irq.h"
 #include "kernel/arch.h"
 #include "kernel/sections.h"
 
@@ -25,6 +26,7 @@ void arch_early_init(void)
 	serial_init();
 	gdt_init();
 	idt_init();
+	i8259_mask_all();
 }
 
 void arch_exit(int status)

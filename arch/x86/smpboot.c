@@ -7,8 +7,8 @@
  * vector is the trampoline's page number, 200 us apart.  The AP runs the
  * trampoline (arch/x86/trampoline.S) into ap_start_kernel() below, which
  * loads this kernel's GDT (with the CPU's own per-CPU segment in %fs) and
- * IDT, enables its local APIC, marks itself online, and idles, serving
- * inter-processor interrupts.  The boot CPU waits up to a second for each;
+ * IDT, enables its local APIC, marks itself online, and becomes the CPU's
+ * idle task (cpu_idle).  The boot CPU waits up to a second for each;
  * a CPU that does not answer is reported and left out.
  *
  * Every AP gets a 16 KiB stack from the caller's allocator (the CPU's own
@@ -27,6 +27,7 @@
 #include "kernel/arch.h"
 #include "kernel/bug.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "lib/string.h"
 #include "mm/topology.h"
@@ -57,9 +58,19 @@ int arch_send_call_function_ipi(int cpu)
 	return lapic_send_ipi(cpu_apic_id[cpu], APIC_DM_FIXED | CALL_FUNCTION_VECTOR);
 }
 
+void arch_send_reschedule(int cpu)
+{
+	lapic_send_ipi(cpu_apic_id[cpu], APIC_DM_FIXED | RESCHEDULE_VECTOR);
+}
+
 static void call_function_interrupt(struct pt_regs *regs)
 {
 	smp_handle_call_function();
+}
+
+/* The waker set need_resched; do_irq's exit path does the rest. */
+static void reschedule_interrupt(struct pt_regs *regs)
+{
 }
 
 void __noreturn ap_start_kernel(int cpu);
@@ -72,11 +83,7 @@ void ap_start_kernel(int cpu)
 	set_bit((unsigned long)cpu, cpu_online_bits);
 	pr_info("smpboot: CPU %d is up (APIC id %u, node %d)\n",
 		smp_processor_id(), lapic_id(), cpu_to_node(cpu));
-	for (;;) {
-		arch_local_irq_disable();
-		smp_handle_call_function();
-		__asm__ __volatile__("sti; hlt" ::: "memory");
-	}
+	cpu_idle();
 }
 
 static void flush_tlb_this_cpu(void *unused)
@@ -125,6 +132,7 @@ void arch_smp_boot_cpus(void *(*alloc_stack)(int cpu, size_t size))
 	lapic_map(lapic_phys_base);
 	lapic_setup_this_cpu();
 	set_vector_handler(CALL_FUNCTION_VECTOR, call_function_interrupt);
+	set_vector_handler(RESCHEDULE_VECTOR, reschedule_interrupt);
 	if (lapic_id() != cpu_apic_id[0])
 		pr_warn("smpboot: boot CPU's APIC id is %u, CPUID said %u\n",
 			lapic_id(), cpu_apic_id[0]);

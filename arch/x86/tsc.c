@@ -8,12 +8,11 @@
  * with a multiply and a shift, so that printk's clock costs no division:
  * ns = (cycles * mult) >> CYC2NS_SHIFT.
  */
-#include "asm/io.h"
+#include "arch/x86/pit.h"
 #include "asm/processor.h"
 #include "kernel/arch.h"
 #include "kernel/printk.h"
 
-#define PIT_HZ 1193182UL
 #define CAL_MS 10
 #define CYC2NS_SHIFT 22
 
@@ -23,16 +22,11 @@ static u64 cyc2ns_mult;
 
 static u64 pit_calibrate_tsc(void)
 {
-	unsigned long latch = PIT_HZ / (1000 / CAL_MS);
 	u64 t1, t2;
 
-	/* Gate high, speaker off; channel 2, lobyte/hibyte, mode 0. */
-	outb((inb(0x61) & ~0x02) | 0x01, 0x61);
-	outb(0xb0, 0x43);
-	outb(latch & 0xff, 0x42);
-	outb(latch >> 8, 0x42);
+	pit_oneshot_start(CAL_MS);
 	t1 = rdtsc();
-	while (!(inb(0x61) & 0x20))
+	while (!pit_oneshot_expired())
 		;
 	t2 = rdtsc();
 	return (t2 - t1) / CAL_MS;

@@ -2,15 +2,32 @@
  * asm/irqflags.h (host) - "interrupts" are a per-thread flag: there are
  * no interrupts in user space, but the code that disables them must still
  * run, nest and restore exactly as in the kernel.
+ *
+ * Interrupts (the tick, cross-calls, reschedule kicks) are bits in the
+ * CPU's host_pending word, set by other threads; they are taken where a
+ * real CPU could take them and user space can look: when the flag goes
+ * from off to on, in cpu_relax() spins, and in the idle loop
+ * (arch/host/irq.c).
  */
 #ifndef ASM_IRQFLAGS_H
 #define ASM_IRQFLAGS_H
 
+#include "kernel/nr_cpus.h"
+#include "lib/compiler.h"
 #include "lib/types.h"
 
 #define HOST_IRQ_ENABLED 1UL
 
 extern __thread unsigned long host_irq_flags;
+extern __thread int host_cpu;
+extern unsigned int host_pending[NR_CPUS];
+void host_deliver_irqs(void);
+
+static inline void host_irq_check(void)
+{
+	if (unlikely(__atomic_load_n(&host_pending[host_cpu], __ATOMIC_RELAXED)))
+		host_deliver_irqs();
+}
 
 static inline unsigned long arch_local_save_flags(void)
 {
@@ -25,6 +42,7 @@ static inline void arch_local_irq_disable(void)
 static inline void arch_local_irq_enable(void)
 {
 	host_irq_flags = HOST_IRQ_ENABLED;
+	host_irq_check();
 }
 
 static inline unsigned long arch_local_irq_save(void)
@@ -38,6 +56,8 @@ static inline unsigned long arch_local_irq_save(void)
 static inline void arch_local_irq_restore(unsigned long flags)
 {
 	host_irq_flags = flags;
+	if (flags & HOST_IRQ_ENABLED)
+		host_irq_check();
 }
 
 static inline bool arch_irqs_disabled_flags(unsigned long flags)

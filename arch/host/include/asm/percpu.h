@@ -12,4 +12,11 @@ extern unsigned long __per_cpu_offset[];
 	(*(__typeof__(&(var)))((unsigned long)&(var) +                      \
 			       __per_cpu_offset[host_cpu]))
 
+#define arch_this_cpu_write_4(var, val)                                     \
+	(*(__typeof__(&(var)))((unsigned long)&(var) +                      \
+			       __per_cpu_offset[host_cpu]) = (val))
+#define arch_this_cpu_add_4(var, val)                                       \
+	(*(__typeof__(&(var)))((unsigned long)&(var) +                      \
+			       __per_cpu_offset[host_cpu]) += (val))
+
 #endif /* ASM_PERCPU_H */

@@ -22,6 +22,9 @@
 #define APIC_LVT0 0x350
 #define APIC_LVT1 0x360
 #define APIC_LVTERR 0x370
+#define APIC_TMICT 0x380
+#define APIC_TMCCT 0x390
+#define APIC_TDCR 0x3E0
 
 #define APIC_SPIV_ENABLE (1u << 8)
 #define APIC_ICR_BUSY (1u << 12)
@@ -31,9 +34,13 @@
 #define APIC_INT_ASSERT 0x4000u
 #define APIC_INT_LEVELTRIG 0x8000u
 #define APIC_LVT_MASKED (1u << 16)
+#define APIC_LVT_TIMER_PERIODIC (1u << 17)
+#define APIC_TDR_DIV_16 0x3u
 
 /* Interrupt vectors the kernel uses (32..255 are free for interrupts). */
+#define LOCAL_TIMER_VECTOR 0xEF
 #define CALL_FUNCTION_VECTOR 0xFB
+#define RESCHEDULE_VECTOR 0xFC
 #define ERROR_APIC_VECTOR 0xFE
 #define SPURIOUS_APIC_VECTOR 0xFF
 
@@ -43,5 +50,10 @@ unsigned int lapic_id(void);
 void lapic_eoi(void);
 /* Sends icr_low to the CPU with this APIC id; waits until it is accepted. */
 int lapic_send_ipi(unsigned int apic_id, u32 icr_low);
+
+/* Counts the timer makes in ms milliseconds (divide by 16), by the PIT. */
+u32 lapic_timer_calibrate(unsigned int ms);
+/* Interrupts on vector every count timer counts (divide by 16). */
+void lapic_timer_periodic(u32 count, unsigned int vector);
 
 #endif /* ASM_APIC_H */

@@ -17,4 +17,18 @@
 		__v;                                                         \
 	})
 
+
+/* Writes a 32-bit per-CPU variable of this CPU. */
+#define arch_this_cpu_write_4(var, val)                                     \
+	__asm__ __volatile__("movl %1, %%fs:%0"                              \
+			     : "=m"(var)                                     \
+			     : "ri"((__typeof__(var))(val)) : "memory")
+
+/* Adds to a 32-bit per-CPU variable of this CPU: one instruction, so an
+ * interrupt sees it either before or after, never half done. */
+#define arch_this_cpu_add_4(var, val)                                       \
+	__asm__ __volatile__("addl %1, %%fs:%0"                              \
+			     : "+m"(var)                                     \
+			     : "ri"((__typeof__(var))(val)) : "memory")
+
 #endif /* ASM_PERCPU_H */

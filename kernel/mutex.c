@@ -1,0 +1,92 @@
+/*
+ * kernel/mutex.c - sleeping locks with hand-off.
+ *
+ * Unlocking with sleepers waiting does not free the lock: it hands it to
+ * the first sleeper (owner = that task) and wakes it.  So the lock goes
+ * in arrival order and no late-comer can take it from under a woken
+ * sleeper: a sleeper is never starved.
+ *
+ * Before the scheduler runs (the boot, one task) a mutex is only ever
+ * free when taken: there is nobody to wait for.
+ *
+ * Locking: lock->wait_lock (irqsave, a leaf apart from the wake-up it
+ * does) protects owner and wait_list.
+ */
+#include "kernel/bug.h"
+#include "kernel/mutex.h"
+
+struct mutex_waiter {
+	struct list_head list;
+	struct task_struct *task;
+};
+
+void mutex_init(struct mutex *lock)
+{
+	lock->owner = NULL;
+	spin_lock_init(&lock->wait_lock);
+	INIT_LIST_HEAD(&lock->wait_list);
+	lock->contended = 0;
+}
+
+void mutex_lock(struct mutex *lock)
+{
+	struct task_struct *self = current;
+	struct mutex_waiter waiter;
+	unsigned long flags;
+
+	might_sleep();
+	spin_lock_irqsave(&lock->wait_lock, flags);
+	BUG_ON(lock->owner == self);	/* recursive locking deadlocks */
+	if (!lock->owner) {
+		lock->owner = self;
+		spin_unlock_irqrestore(&lock->wait_lock, flags);
+		return;
+	}
+	lock->contended++;
+	waiter.task = self;
+	list_add_tail(&waiter.list, &lock->wait_list);
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		spin_unlock_irqrestore(&lock->wait_lock, flags);
+		schedule();
+		spin_lock_irqsave(&lock->wait_lock, flags);
+		if (lock->owner == self)	/* handed over by mutex_unlock */
+			break;
+	}
+	spin_unlock_irqrestore(&lock->wait_lock, flags);
+	__set_current_state(TASK_RUNNING);
+}
+
+int mutex_trylock(struct mutex *lock)
+{
+	unsigned long flags;
+	int taken = 0;
+
+	spin_lock_irqsave(&lock->wait_lock, flags);
+	if (!lock->owner) {
+		lock->owner = current;
+		taken = 1;
+	}
+	spin_unlock_irqrestore(&lock->wait_lock, flags);
+	return taken;
+}
+
+void mutex_unlock(struct mutex *lock)
+{
+	struct task_struct *next = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&lock->wait_lock, flags);
+	BUG_ON(lock->owner != current);
+	if (!list_empty(&lock->wait_list)) {
+		struct mutex_waiter *w = list_first_entry(&lock->wait_list,
+							  struct mutex_waiter, list);
+
+		list_del(&w->list);
+		next = w->task;
+	}
+	lock->owner = next;
+	if (next)
+		wake_up_process(next);
+	spin_unlock_irqrestore(&lock->wait_lock, flags);
+}

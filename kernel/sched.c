@@ -1,0 +1,556 @@
+/*
+ * kernel/sched.c - per-CPU run queues, round-robin with preemption.
+ *
+ * Each CPU has a run queue: a FIFO of the runnable tasks that are not
+ * running, plus the task running now (rq->curr) and the CPU's idle task,
+ * which runs only when the queue is empty.  schedule() puts the running
+ * task at the tail (if it is still runnable) and runs the head: plain
+ * round-robin, no priorities.  The timer tick counts the running task's
+ * time slice down and, when it is used up and someone is waiting, sets
+ * need_resched; the interrupt return path (or the next preempt_enable())
+ * then switches.  A task that sleeps leaves the queue; wake-up puts it
+ * back at the tail and kicks the CPU if it was idle.
+ *
+ * Tasks do not move between CPUs: a kernel thread gets a CPU when it is
+ * created (the least loaded, or the one kthread_bind() names) and keeps
+ * it.  That is what lets smp_processor_id() stay valid in preemptible
+ * code and preempt_count live per CPU (kernel/preempt.h), and it keeps
+ * the locking to one lock per queue.
+ *
+ * Invariants (rq->lock held):
+ *  - rq->curr is the task running on the CPU; it is never on rq->queue;
+ *  - a task is on_rq while it is runnable: rq->curr or on rq->queue;
+ *    rq->nr_running counts them, the idle task excluded;
+ *  - a task's saved preempt count is what the CPU's count must read when
+ *    it runs again: 1 (the queue's lock) for a task switched out inside
+ *    schedule(), PREEMPT_ACTIVE + 1 for one preempted.
+ *
+ * Locking: rq->lock, with interrupts off, protects a queue and the
+ * states of its tasks' transitions to and from TASK_RUNNING.  Wake-up
+ * takes the wakee's queue lock; schedule() its own.  No path holds two
+ * queue locks.  tasklist_lock (leaf) protects the list of all tasks and
+ * each task's exit hand-off (vfork_done, PF_EXITING).
+ */
+#include "kernel/arch.h"
+#include "kernel/bug.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
+#include "kernel/spinlock.h"
+#include "kernel/timer.h"
+#include "kernel/wait.h"
+#include "lib/err.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
+
+/* Ticks a task runs before it gives way to the next in its queue. */
+#define SCHED_TIMESLICE 4
+
+struct rq {
+	spinlock_t lock;
+	struct list_head queue;		/* runnable, not running: FIFO */
+	unsigned int nr_running;	/* runnable tasks, idle excluded */
+	struct task_struct *curr;	/* running now */
+	struct task_struct *idle;
+	struct task_struct *prev;	/* the task the last switch left */
+	unsigned long nr_switches;
+} __aligned(64);
+
+static struct rq runqueues[NR_CPUS];
+static struct task_struct idle_tasks[NR_CPUS];
+
+DEFINE_PER_CPU(struct task_struct *, current_task) = &idle_tasks[0];
+DEFINE_PER_CPU(int, __preempt_count);
+DEFINE_PER_CPU(int, __need_resched);
+
+enum system_states system_state = SYSTEM_BOOTING;
+
+static DEFINE_SPINLOCK(tasklist_lock);
+static LIST_HEAD(all_tasks);
+static unsigned int threads_alive;	/* kernel threads not yet freed */
+static unsigned int threads_exiting;	/* in do_exit, not yet switched out */
+static int last_pid;
+static unsigned long might_sleep_count;
+
+static void *(*thread_mem_alloc)(int cpu, size_t size);
+static void (*thread_mem_free)(void *mem, size_t size);
+
+#define STACK_END_MAGIC 0x57AC6E9DUL
+
+static inline struct rq *this_rq(void)
+{
+	return &runqueues[smp_processor_id()];
+}
+
+/* ---- start-up ---- */
+
+static void init_idle(struct task_struct *idle, int cpu)
+{
+	memset(idle, 0, sizeof(*idle));
+	idle->state = TASK_RUNNING;
+	idle->flags = PF_IDLE;
+	idle->cpu = cpu;
+	idle->usage = 1;
+	INIT_LIST_HEAD(&idle->run_list);
+	INIT_LIST_HEAD(&idle->tasks);
+	snprintf(idle->comm, sizeof(idle->comm), "swapper/%d", cpu);
+}
+
+void sched_init(void)
+{
+	int cpu;
+
+	BUG_ON(smp_processor_id() != 0);
+	BUG_ON(preempt_count() != 0);
+	init_timers();
+	for_each_possible_cpu(cpu) {
+		struct rq *rq = &runqueues[cpu];
+
+		spin_lock_init(&rq->lock);
+		INIT_LIST_HEAD(&rq->queue);
+		init_idle(&idle_tasks[cpu], cpu);
+		rq->curr = rq->idle = &idle_tasks[cpu];
+		per_cpu(current_task, cpu) = &idle_tasks[cpu];
+		per_cpu(__preempt_count, cpu) = 0;
+		per_cpu(__need_resched, cpu) = 0;
+	}
+	pr_info("sched: %u run queues, round-robin, %d-tick slices at HZ=%d\n",
+		nr_cpu_ids, SCHED_TIMESLICE, HZ);
+}
+
+void sched_set_thread_memory(void *(*alloc)(int cpu, size_t size),
+			     void (*free)(void *mem, size_t size))
+{
+	thread_mem_alloc = alloc;
+	thread_mem_free = free;
+}
+
+/* ---- switching ---- */
+
+static void resched_cpu(int cpu)
+{
+	per_cpu(__need_resched, cpu) = 1;
+	if (cpu != smp_processor_id())
+		arch_send_reschedule(cpu);
+}
+
+static void check_stack_end(const struct task_struct *t)
+{
+	if (t->stack && *(const unsigned long *)t->stack != STACK_END_MAGIC)
+		panic("stack overflow in %s (pid %d)", t->comm, t->pid);
+}
+
+/*
+ * The second half of a switch, run by the task switched to (or by a new
+ * task first thing): drops the queue lock the switch was made under, and
+ * the last reference of a task that has died.
+ */
+static void finish_task_switch(void)
+{
+	struct rq *rq = this_rq();
+	struct task_struct *prev = rq->prev;
+	bool dead = prev->state == TASK_DEAD;
+
+	__spin_release(&rq->lock);
+	arch_local_irq_enable();
+	preempt_enable_no_resched();
+	if (dead) {
+		__atomic_fetch_sub(&threads_exiting, 1, __ATOMIC_RELEASE);
+		put_task_struct(prev);
+	}
+}
+
+static void __noreturn report_atomic_schedule(struct task_struct *prev)
+{
+	pr_emerg("BUG: scheduling while atomic: %s/%d/0x%08x\n", prev->comm,
+		 prev->pid, preempt_count());
+	dump_stack();
+	panic("scheduling while atomic");
+}
+
+void schedule(void)
+{
+	struct task_struct *prev, *next;
+	struct rq *rq;
+
+again:
+	prev = current;
+	if (unlikely(in_atomic()))
+		report_atomic_schedule(prev);
+	check_stack_end(prev);
+	arch_local_irq_disable();
+	rq = this_rq();
+	spin_lock(&rq->lock);
+	arch_this_cpu_write_4(__need_resched, 0);
+
+	if (prev->state != TASK_RUNNING &&
+	    !(preempt_count() & PREEMPT_ACTIVE)) {
+		BUG_ON(prev == rq->idle);
+		prev->on_rq = false;
+		rq->nr_running--;
+		prev->nvcsw++;
+	} else if (prev != rq->idle) {
+		list_add_tail(&prev->run_list, &rq->queue);
+	}
+	if (!list_empty(&rq->queue)) {
+		next = list_first_entry(&rq->queue, struct task_struct,
+					run_list);
+		list_del_init(&next->run_list);
+	} else {
+		next = rq->idle;
+	}
+
+	if (next != prev) {
+		if (prev->state == TASK_RUNNING && prev != rq->idle)
+			prev->nivcsw++;
+		next->time_slice = SCHED_TIMESLICE;
+		rq->nr_switches++;
+		rq->curr = next;
+		rq->prev = prev;
+		arch_this_cpu_write_4(current_task, next);
+		prev->saved_preempt_count = preempt_count();
+		arch_this_cpu_write_4(__preempt_count,
+				      next->saved_preempt_count);
+		arch_switch_to(&prev->ctx, &next->ctx);
+		/* prev again, perhaps much later: on the same CPU. */
+		finish_task_switch();
+	} else {
+		__spin_release(&rq->lock);
+		arch_local_irq_enable();
+		preempt_enable_no_resched();
+	}
+	if (unlikely(need_resched()) && !in_atomic())
+		goto again;
+}
+
+/* A new thread's first instructions (arch_thread_init points here). */
+static void __noreturn kthread_entry(void)
+{
+	struct task_struct *self;
+
+	finish_task_switch();
+	self = current;
+	do_exit(self->threadfn(self->data));
+}
+
+void preempt_schedule(void)
+{
+	if (preempt_count() || arch_irqs_disabled_flags(arch_local_save_flags()))
+		return;
+	do {
+		__preempt_count_add(PREEMPT_ACTIVE);
+		schedule();
+		__preempt_count_sub(PREEMPT_ACTIVE);
+	} while (need_resched());
+}
+
+/*
+ * The interrupt return path, interrupts off, when the interrupted task
+ * had them on and preempt_count is 0: it is switched out as runnable
+ * (PREEMPT_ACTIVE) and comes back here to return from the interrupt.
+ */
+void preempt_schedule_irq(void)
+{
+	do {
+		__preempt_count_add(PREEMPT_ACTIVE);
+		arch_local_irq_enable();
+		schedule();
+		arch_local_irq_disable();
+		__preempt_count_sub(PREEMPT_ACTIVE);
+	} while (need_resched());
+}
+
+int cond_resched(void)
+{
+	if (!need_resched() || in_atomic() ||
+	    arch_irqs_disabled_flags(arch_local_save_flags()))
+		return 0;
+	preempt_schedule();
+	return 1;
+}
+
+void yield(void)
+{
+	set_current_state(TASK_RUNNING);
+	__preempt_count_add(PREEMPT_ACTIVE);
+	schedule();
+	__preempt_count_sub(PREEMPT_ACTIVE);
+}
+
+void scheduler_tick(void)
+{
+	struct rq *rq = this_rq();
+	struct task_struct *p = rq->curr;
+
+	spin_lock(&rq->lock);
+	if (p == rq->idle) {
+		if (!list_empty(&rq->queue))
+			set_need_resched();
+	} else if (p->time_slice && --p->time_slice == 0) {
+		p->time_slice = SCHED_TIMESLICE;
+		if (!list_empty(&rq->queue))
+			set_need_resched();
+	}
+	spin_unlock(&rq->lock);
+}
+
+/* ---- waking ---- */
+
+int try_to_wake_up(struct task_struct *p, unsigned int state)
+{
+	struct rq *rq = &runqueues[p->cpu];
+	unsigned long flags;
+	int woken = 0;
+
+	spin_lock_irqsave(&rq->lock, flags);
+	if (p->state & (long)state) {
+		p->state = TASK_RUNNING;
+		woken = 1;
+		if (!p->on_rq) {
+			p->on_rq = true;
+			rq->nr_running++;
+			list_add_tail(&p->run_list, &rq->queue);
+			if (rq->curr == rq->idle)
+				resched_cpu(p->cpu);
+		}
+	}
+	spin_unlock_irqrestore(&rq->lock, flags);
+	return woken;
+}
+
+int wake_up_process(struct task_struct *p)
+{
+	return try_to_wake_up(p, TASK_NORMAL);
+}
+
+/* ---- idle ---- */
+
+void cpu_idle(void)
+{
+	BUG_ON(!(current->flags & PF_IDLE));
+	for (;;) {
+		arch_local_irq_disable();
+		smp_handle_call_function();
+		if (need_resched()) {
+			arch_local_irq_enable();
+			schedule();
+			continue;
+		}
+		arch_idle();	/* enables interrupts and waits for one */
+	}
+}
+
+/* ---- task lifetime ---- */
+
+static int pick_cpu(void)
+{
+	static unsigned int next_cpu;
+	unsigned int start = __atomic_fetch_add(&next_cpu, 1, __ATOMIC_RELAXED);
+	unsigned int best_load = ~0u;
+	int best = 0;
+
+	for (unsigned int i = 0; i < nr_cpu_ids; i++) {
+		int cpu = (int)((start + i) % nr_cpu_ids);
+		unsigned int load = READ_ONCE(runqueues[cpu].nr_running);
+
+		if (cpu_online(cpu) && load < best_load) {
+			best_load = load;
+			best = cpu;
+		}
+	}
+	return best;
+}
+
+struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
+				   const char *namefmt, ...)
+{
+	struct task_struct *t;
+	unsigned long flags;
+	va_list ap;
+	void *mem;
+	int cpu;
+
+	might_sleep();
+	BUG_ON(!thread_mem_alloc);
+	cpu = pick_cpu();
+	mem = thread_mem_alloc(cpu, THREAD_SIZE);
+	if (!mem)
+		return ERR_PTR(-ENOMEM);
+	/* The task at the bottom of its stack, the overflow canary above. */
+	t = mem;
+	memset(t, 0, sizeof(*t));
+	t->stack = (char *)mem + sizeof(*t);
+	*(unsigned long *)t->stack = STACK_END_MAGIC;
+	t->state = TASK_UNINTERRUPTIBLE;
+	t->cpu = cpu;
+	t->usage = 1;
+	t->threadfn = threadfn;
+	t->data = data;
+	t->saved_preempt_count = 1;	/* the queue lock kthread_entry drops */
+	INIT_LIST_HEAD(&t->run_list);
+	va_start(ap, namefmt);
+	vsnprintf(t->comm, sizeof(t->comm), namefmt, ap);
+	va_end(ap);
+	arch_thread_init(&t->ctx, (char *)t->stack + sizeof(unsigned long),
+			 THREAD_SIZE - sizeof(*t) - sizeof(unsigned long),
+			 kthread_entry);
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t->pid = ++last_pid;
+	list_add_tail(&t->tasks, &all_tasks);
+	threads_alive++;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return t;
+}
+
+void kthread_bind(struct task_struct *k, unsigned int cpu)
+{
+	BUG_ON(k->on_rq || k->state != TASK_UNINTERRUPTIBLE);
+	BUG_ON(cpu >= nr_cpu_ids || !cpu_online((int)cpu));
+	k->cpu = (int)cpu;
+	k->flags |= PF_THREAD_BOUND;
+}
+
+bool kthread_should_stop(void)
+{
+	return READ_ONCE(current->should_stop);
+}
+
+int kthread_stop(struct task_struct *k)
+{
+	struct completion done;
+	unsigned long flags;
+	bool exiting;
+	int ret;
+
+	init_completion(&done);
+	get_task_struct(k);
+	spin_lock_irqsave(&tasklist_lock, flags);
+	exiting = k->flags & PF_EXITING;
+	if (!exiting) {
+		k->vfork_done = &done;
+		WRITE_ONCE(k->should_stop, true);
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (!exiting) {
+		wake_up_process(k);
+		wait_for_completion(&done);
+	}
+	ret = k->exit_code;
+	put_task_struct(k);
+	return ret;
+}
+
+void do_exit(int code)
+{
+	struct task_struct *t = current;
+	struct completion *vfork_done;
+	unsigned long flags;
+
+	BUG_ON(t->flags & PF_IDLE);
+	t->exit_code = code;
+	spin_lock_irqsave(&tasklist_lock, flags);
+	t->flags |= PF_EXITING;
+	vfork_done = t->vfork_done;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	__atomic_fetch_add(&threads_exiting, 1, __ATOMIC_RELAXED);
+	if (vfork_done)
+		complete(vfork_done);
+	set_current_state(TASK_DEAD);
+	schedule();
+	BUG();
+}
+
+void get_task_struct(struct task_struct *t)
+{
+	__atomic_fetch_add(&t->usage, 1, __ATOMIC_RELAXED);
+}
+
+void put_task_struct(struct task_struct *t)
+{
+	unsigned long flags;
+
+	if (__atomic_sub_fetch(&t->usage, 1, __ATOMIC_ACQ_REL))
+		return;
+	BUG_ON(t->flags & PF_IDLE);
+	BUG_ON(t->state != TASK_DEAD);
+	spin_lock_irqsave(&tasklist_lock, flags);
+	list_del(&t->tasks);
+	threads_alive--;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	thread_mem_free(t, THREAD_SIZE);
+}
+
+/* ---- statistics ---- */
+
+unsigned long nr_context_switches(void)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += READ_ONCE(runqueues[cpu].nr_switches);
+	return n;
+}
+
+unsigned int nr_running_on(int cpu)
+{
+	return READ_ONCE(runqueues[cpu].nr_running);
+}
+
+unsigned int nr_threads(void)
+{
+	return READ_ONCE(threads_alive);
+}
+
+bool sched_wait_for_exited(unsigned long timeout)
+{
+	unsigned long end = jiffies + timeout;
+
+	while (__atomic_load_n(&threads_exiting, __ATOMIC_ACQUIRE)) {
+		if (time_after(jiffies, end))
+			return false;
+		schedule_timeout_uninterruptible(1);
+	}
+	return true;
+}
+
+void show_tasks(void)
+{
+	struct task_struct *t;
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	pr_info("  PID CPU S   nvcsw  nivcsw COMMAND\n");
+	list_for_each_entry(t, &all_tasks, tasks)
+		pr_info("%5d %3d %c %7lu %7lu %s\n", t->pid, t->cpu,
+			t->state == TASK_RUNNING ? 'R' :
+			t->state == TASK_DEAD ? 'X' : 'D',
+			t->nvcsw, t->nivcsw, t->comm);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
+/* ---- might_sleep ---- */
+
+void __might_sleep(const char *file, int line, bool *reported)
+{
+	if (likely(!in_atomic() &&
+		   !arch_irqs_disabled_flags(arch_local_save_flags())) ||
+	    system_state != SYSTEM_RUNNING)
+		return;
+	__atomic_fetch_add(&might_sleep_count, 1, __ATOMIC_RELAXED);
+	if (__atomic_exchange_n(reported, true, __ATOMIC_RELAXED))
+		return;
+	pr_err("BUG: sleeping function called from invalid context at %s:%d\n",
+	       file, line);
+	pr_err("in_atomic(): %d, irqs_disabled(): %d, pid: %d, name: %s\n",
+	       in_atomic(),
+	       arch_irqs_disabled_flags(arch_local_save_flags()),
+	       current->pid, current->comm);
+	dump_stack();
+}
+
+unsigned long nr_might_sleep_reports(void)
+{
+	return READ_ONCE(might_sleep_count);
+}

@@ -1,0 +1,230 @@
+/*
+ * kernel/timer.c - the tick: jiffies, kernel timers, timed sleeps.
+ *
+ * Every CPU takes a periodic interrupt HZ times a second (the local APIC
+ * timer on the PC, arch_timer_start).  The boot CPU's tick advances
+ * jiffies; every CPU's tick runs its own expired timers and then the
+ * scheduler's tick (time slices).
+ *
+ * A CPU's timers sit on one list sorted by expiry: arming walks the list
+ * (O(n), fine for the handful a teaching kernel has; Linux's timer wheel
+ * makes it O(1)), and the tick only looks at the head.  A timer's
+ * function runs in the tick's interrupt context, with the list unlocked,
+ * so it may re-arm its own timer; base->running names it meanwhile so
+ * that del_timer_sync() can wait for it to finish.
+ *
+ * Locking: base->lock (irqsave; a leaf, taken from the tick) protects a
+ * CPU's list and every timer on it.  A timer's cpu field says which lock
+ * that is; it changes only while the timer is on no list.
+ */
+#include "kernel/bug.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
+#include "kernel/spinlock.h"
+#include "kernel/timer.h"
+
+struct timer_base {
+	spinlock_t lock;
+	struct list_head list;		/* pending timers, earliest first */
+	struct timer_list *running;	/* whose function runs now */
+	unsigned long ticks;
+} __aligned(64);
+
+static struct timer_base bases[NR_CPUS];
+
+volatile unsigned long jiffies = INITIAL_JIFFIES;
+
+void init_timers(void)
+{
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		spin_lock_init(&bases[cpu].lock);
+		INIT_LIST_HEAD(&bases[cpu].list);
+	}
+}
+
+void init_timer(struct timer_list *timer)
+{
+	INIT_LIST_HEAD(&timer->entry);
+	timer->cpu = -1;
+}
+
+void setup_timer(struct timer_list *timer, void (*fn)(unsigned long),
+		 unsigned long data)
+{
+	init_timer(timer);
+	timer->function = fn;
+	timer->data = data;
+}
+
+bool timer_pending(const struct timer_list *timer)
+{
+	return !list_empty(&timer->entry);
+}
+
+/* base->lock held. */
+static void enqueue_timer(struct timer_base *base, struct timer_list *timer)
+{
+	struct list_head *pos;
+
+	assert_spin_locked(&base->lock);
+	list_for_each(pos, &base->list) {
+		struct timer_list *t = list_entry(pos, struct timer_list, entry);
+
+		if (time_before(timer->expires, t->expires))
+			break;
+	}
+	list_add_tail(&timer->entry, pos);
+}
+
+void add_timer_on(struct timer_list *timer, int cpu)
+{
+	struct timer_base *base = &bases[cpu];
+	unsigned long flags;
+
+	BUG_ON(!timer->function);
+	BUG_ON(timer_pending(timer));
+	spin_lock_irqsave(&base->lock, flags);
+	timer->cpu = cpu;
+	enqueue_timer(base, timer);
+	spin_unlock_irqrestore(&base->lock, flags);
+}
+
+void add_timer(struct timer_list *timer)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	add_timer_on(timer, smp_processor_id());
+	local_irq_restore(flags);
+}
+
+int del_timer(struct timer_list *timer)
+{
+	struct timer_base *base;
+	unsigned long flags;
+	int cpu = READ_ONCE(timer->cpu);
+	int ret = 0;
+
+	if (cpu < 0)
+		return 0;
+	base = &bases[cpu];
+	spin_lock_irqsave(&base->lock, flags);
+	if (timer_pending(timer)) {
+		list_del_init(&timer->entry);
+		ret = 1;
+	}
+	spin_unlock_irqrestore(&base->lock, flags);
+	return ret;
+}
+
+int del_timer_sync(struct timer_list *timer)
+{
+	for (;;) {
+		int ret = del_timer(timer);
+		int cpu = READ_ONCE(timer->cpu);
+
+		if (cpu < 0 || READ_ONCE(bases[cpu].running) != timer)
+			return ret;
+		/* Its function runs on another CPU (never ours: we are not
+		 * in its interrupt), and may re-arm it: try again. */
+		BUG_ON(cpu == smp_processor_id() && in_irq());
+		cpu_relax();
+	}
+}
+
+int mod_timer(struct timer_list *timer, unsigned long expires)
+{
+	int ret = del_timer(timer);
+	unsigned long flags;
+
+	timer->expires = expires;
+	local_irq_save(flags);
+	add_timer_on(timer, smp_processor_id());
+	local_irq_restore(flags);
+	return ret;
+}
+
+static void run_timers(struct timer_base *base)
+{
+	spin_lock(&base->lock);
+	while (!list_empty(&base->list)) {
+		struct timer_list *t = list_first_entry(&base->list,
+							struct timer_list, entry);
+		void (*fn)(unsigned long) = t->function;
+		unsigned long data = t->data;
+
+		if (time_before(jiffies, t->expires))
+			break;
+		list_del_init(&t->entry);
+		base->running = t;
+		spin_unlock(&base->lock);
+		fn(data);
+		spin_lock(&base->lock);
+		base->running = NULL;
+	}
+	spin_unlock(&base->lock);
+}
+
+void timer_interrupt(void)
+{
+	int cpu = smp_processor_id();
+	struct timer_base *base = &bases[cpu];
+
+	base->ticks++;
+	if (cpu == 0)
+		jiffies++;
+	run_timers(base);
+	scheduler_tick();
+}
+
+unsigned long timer_ticks_on(int cpu)
+{
+	return READ_ONCE(bases[cpu].ticks);
+}
+
+/* ---- sleeping for a time ---- */
+
+static void process_timeout(unsigned long data)
+{
+	wake_up_process((struct task_struct *)data);
+}
+
+long schedule_timeout(long timeout)
+{
+	struct timer_list timer;
+	unsigned long expire;
+	long left;
+
+	if (timeout == MAX_SCHEDULE_TIMEOUT) {
+		schedule();
+		return timeout;
+	}
+	if (WARN_ON(timeout < 0)) {
+		__set_current_state(TASK_RUNNING);
+		return 0;
+	}
+	expire = jiffies + (unsigned long)timeout;
+	setup_timer(&timer, process_timeout, (unsigned long)current);
+	timer.expires = expire;
+	add_timer(&timer);
+	schedule();
+	del_timer_sync(&timer);
+	left = (long)(expire - jiffies);
+	return left < 0 ? 0 : left;
+}
+
+long schedule_timeout_uninterruptible(long timeout)
+{
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	return schedule_timeout(timeout);
+}
+
+void msleep(unsigned int ms)
+{
+	/* +1: the current tick is already partly gone. */
+	long timeout = (long)msecs_to_jiffies(ms) + 1;
+
+	might_sleep();
+	while (timeout)
+		timeout = schedule_timeout_uninterruptible(timeout);
+}

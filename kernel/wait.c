@@ -1,0 +1,169 @@
+/*
+ * kernel/wait.c - wait queues and completions (see kernel/wait.h).
+ *
+ * Locking: wq->lock (irqsave: interrupt handlers wake queues) protects the
+ * queue's list.  It is taken before a run-queue lock (__wake_up wakes
+ * tasks with it held), never after one.
+ */
+#include "kernel/bug.h"
+#include "kernel/wait.h"
+
+void init_waitqueue_head(wait_queue_head_t *wq)
+{
+	spin_lock_init(&wq->lock);
+	INIT_LIST_HEAD(&wq->head);
+}
+
+void prepare_to_wait(wait_queue_head_t *wq, struct wait_queue_entry *wait,
+		     long state)
+{
+	unsigned long flags;
+
+	wait->flags &= ~WQ_FLAG_EXCLUSIVE;
+	spin_lock_irqsave(&wq->lock, flags);
+	if (list_empty(&wait->entry))
+		list_add(&wait->entry, &wq->head);
+	set_current_state(state);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void prepare_to_wait_exclusive(wait_queue_head_t *wq,
+			       struct wait_queue_entry *wait, long state)
+{
+	unsigned long flags;
+
+	wait->flags |= WQ_FLAG_EXCLUSIVE;
+	spin_lock_irqsave(&wq->lock, flags);
+	if (list_empty(&wait->entry))
+		list_add_tail(&wait->entry, &wq->head);
+	set_current_state(state);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void finish_wait(wait_queue_head_t *wq, struct wait_queue_entry *wait)
+{
+	unsigned long flags;
+
+	__set_current_state(TASK_RUNNING);
+	if (!list_empty(&wait->entry)) {
+		spin_lock_irqsave(&wq->lock, flags);
+		list_del_init(&wait->entry);
+		spin_unlock_irqrestore(&wq->lock, flags);
+	}
+}
+
+void __wake_up(wait_queue_head_t *wq, unsigned int mode, int nr_exclusive)
+{
+	struct wait_queue_entry *w, *tmp;
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	list_for_each_entry_safe(w, tmp, &wq->head, entry) {
+		bool exclusive = w->flags & WQ_FLAG_EXCLUSIVE;
+
+		if (try_to_wake_up(w->task, mode) && exclusive &&
+		    !--nr_exclusive)
+			break;
+	}
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+bool waitqueue_active(wait_queue_head_t *wq)
+{
+	return !list_empty(&wq->head);
+}
+
+/* ---- completions ---- */
+
+#define COMPLETE_ALL (~0u >> 1)
+
+void init_completion(struct completion *x)
+{
+	x->done = 0;
+	init_waitqueue_head(&x->wait);
+}
+
+void complete(struct completion *x)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&x->wait.lock, flags);
+	if (x->done != COMPLETE_ALL)
+		x->done++;
+	spin_unlock_irqrestore(&x->wait.lock, flags);
+	__wake_up(&x->wait, TASK_NORMAL, 1);
+}
+
+void complete_all(struct completion *x)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&x->wait.lock, flags);
+	x->done = COMPLETE_ALL;
+	spin_unlock_irqrestore(&x->wait.lock, flags);
+	__wake_up(&x->wait, TASK_NORMAL, 0);
+}
+
+/* Takes one "done" if there is one.  x->wait.lock held. */
+static bool take_done(struct completion *x)
+{
+	assert_spin_locked(&x->wait.lock);
+	if (!x->done)
+		return false;
+	if (x->done != COMPLETE_ALL)
+		x->done--;
+	return true;
+}
+
+static long do_wait_for_common(struct completion *x, long timeout)
+{
+	DEFINE_WAIT(wait);
+	unsigned long flags;
+
+	might_sleep();
+	for (;;) {
+		bool got;
+
+		prepare_to_wait_exclusive(&x->wait, &wait, TASK_UNINTERRUPTIBLE);
+		spin_lock_irqsave(&x->wait.lock, flags);
+		got = take_done(x);
+		spin_unlock_irqrestore(&x->wait.lock, flags);
+		if (got) {
+			if (!timeout)
+				timeout = 1;
+			break;
+		}
+		if (!timeout)
+			break;
+		timeout = schedule_timeout(timeout);
+	}
+	finish_wait(&x->wait, &wait);
+	return timeout;
+}
+
+void wait_for_completion(struct completion *x)
+{
+	do_wait_for_common(x, MAX_SCHEDULE_TIMEOUT);
+}
+
+unsigned long wait_for_completion_timeout(struct completion *x,
+					  unsigned long timeout)
+{
+	return (unsigned long)do_wait_for_common(x, (long)timeout);
+}
+
+bool try_wait_for_completion(struct completion *x)
+{
+	unsigned long flags;
+	bool got;
+
+	spin_lock_irqsave(&x->wait.lock, flags);
+	got = take_done(x);
+	spin_unlock_irqrestore(&x->wait.lock, flags);
+	return got;
+}
+
+bool completion_done(struct completion *x)
+{
+	return READ_ONCE(x->done) != 0;
+}
