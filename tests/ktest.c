@@ -16,6 +16,8 @@
  * a filter reproduces a single case exactly.
  */
 #include "asm/setjmp.h"
+#include "kernel/sched.h"
+#include "kernel/timer.h"
 #include "kernel/arch.h"
 #include "kernel/bug.h"
 #include "kernel/cmdline.h"
@@ -202,13 +204,23 @@ int ktest_memcmp(const void *a, const void *b, size_t n)
 	return memcmp(a, b, n);
 }
 
+/* The jump buffer is on the case's own stack: only its thread may jump. */
+static void check_case_thread(struct ktest *t, const char *what)
+{
+	if (current != t->task)
+		panic("ktest: %s: %s from thread %s, not the case's own (use EXPECT in helper threads)",
+		      t->name, what, current->comm);
+}
+
 void ktest_abort(struct ktest *t)
 {
+	check_case_thread(t, "ASSERT failed");
 	arch_longjmp(t->abort_env, 1);
 }
 
 void ktest_skip(struct ktest *t, const char *reason)
 {
+	check_case_thread(t, "skip");
 	t->skipped = true;
 	t->skip_reason = reason;
 	arch_longjmp(t->abort_env, 1);
@@ -277,14 +289,27 @@ static unsigned int nr_resources(void)
 	return (unsigned int)(__stop_ktest_resources - __start_ktest_resources);
 }
 
+/*
+ * Threads a case started may have exited without yet being switched out
+ * for the last time (their stacks are still allocated): wait for them,
+ * so that the counts below see only what the case really kept.
+ */
+static void quiesce(void)
+{
+	if (!sched_wait_for_exited(HZ))
+		printk_raw("    # ktest: exited threads still not reaped after 1 s\n");
+}
+
 static void snapshot(long *vals)
 {
+	quiesce();
 	for (unsigned int i = 0; i < nr_resources(); i++)
 		vals[i] = __start_ktest_resources[i]->count();
 }
 
 static void check_leaks(struct ktest *t, const long *before)
 {
+	quiesce();
 	for (unsigned int i = 0; i < nr_resources(); i++) {
 		const struct ktest_resource *r = __start_ktest_resources[i];
 		long after = r->count();
@@ -306,6 +331,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 		.suite = s,
 		.abort_env = &env,
 		.rng_state = boot_seed ^ name_hash(s->name, c->name),
+		.task = current,
 	};
 	long before[MAX_RESOURCES];
 	volatile bool inited = false;

@@ -14,6 +14,12 @@
  * objects, ...) and fails the case if one differs afterwards: a leak
  * fails the test that caused it.
  *
+ * Cases run in the init kernel thread, with interrupts on.  A case may
+ * start threads of its own; they may EXPECT (failures are recorded and
+ * printed from any CPU) but never ASSERT or skip, which jump back into the
+ * case's own stack.  The case must stop or wait for its threads before it
+ * returns: the thread count is a leak-checked resource.
+ *
  * Output is KTAP version 1 with one nested subtest block per suite.
  */
 #ifndef TESTS_KTEST_H
@@ -21,6 +27,8 @@
 
 #include "lib/compiler.h"
 #include "lib/types.h"
+
+struct task_struct;
 
 struct ktest;
 
@@ -87,6 +95,7 @@ struct ktest {
 	bool seed_printed;
 	u64 rng_state;
 	void *abort_env; /* the runner's jump buffer */
+	struct task_struct *task; /* the case's thread: only it may ASSERT */
 };
 
 /* Runs every registered suite (honouring ktest.filter) and prints KTAP.

@@ -3,6 +3,7 @@
  * them.  ktest snapshots each before a case and compares after it, so a
  * case that leaks pages fails by name.
  */
+#include "kernel/sched.h"
 #include "mm/mmzone.h"
 #include "mm/slab_internal.h"
 #include "tests/ktest.h"
@@ -26,3 +27,10 @@ static long live_slab_objects(void)
 	return (long)slab_live_objects();
 }
 KTEST_RESOURCE(slab_objects, "live slab objects", live_slab_objects);
+
+/* Kernel threads: a case must stop or reap what it started. */
+static long live_threads(void)
+{
+	return (long)nr_threads();
+}
+KTEST_RESOURCE(threads, "kernel threads", live_threads);
