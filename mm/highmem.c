@@ -5,36 +5,56 @@
  * slot and the number of kmap() users of the page mapped there otherwise;
  * the page remembers its slot's address in page->virtual, so a second
  * kmap() of it finds the mapping in O(1).  kunmap() of the last user
- * clears the PTE at once (one CPU flushes its own TLB; the SMP issue adds
- * the shootdown), so a slot is never reused with a stale translation.
- * When every slot is taken kmap() fails with a warning; once threads can
- * sleep it waits for a slot instead.
+ * clears the PTE at once and flushes this CPU's TLB entry.
+ *
+ * Other CPUs may still hold the old translation (a thread on another CPU
+ * used the mapping), so a slot freed by kunmap() is "stale" until every
+ * CPU has flushed it: kmap() takes clean slots first, and when only stale
+ * ones are left it flushes the whole window on every CPU (one cross-call
+ * for up to LAST_PKMAP slots, Linux's flush_all_zero_pkmaps) and marks
+ * them clean.  When every slot is in use kmap() sleeps on pkmap_map_wait
+ * until a kunmap() frees one: kmap() may sleep, so it is for task context
+ * only (might_sleep); interrupt handlers use kmap_atomic().
  *
  * kmap_atomic() uses the fixmap slot (type, CPU): no lock, no count, but
  * interrupts must not reuse the same type on this CPU while it is held,
  * which is why handlers have KM_IRQ0/KM_IRQ1.
  *
- * Lock order: kmap_lock is a leaf.
+ * Lock order: kmap_lock (irqsave) is a leaf; the cross-call flush and the
+ * sleep happen with it dropped.
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
+#include "kernel/wait.h"
+#include "lib/bitops.h"
 #include "lib/string.h"
 #include "mm/highmem.h"
 
 static DEFINE_SPINLOCK(kmap_lock);
 static unsigned int pkmap_count[LAST_PKMAP];
+static unsigned long pkmap_stale[BITS_TO_LONGS(LAST_PKMAP)];
 static unsigned int pkmap_used;
 static unsigned int last_pkmap_nr;
+static unsigned long pkmap_waits, pkmap_flushes;
+static DECLARE_WAIT_QUEUE_HEAD(pkmap_map_wait);
 
-static unsigned long map_new_virtual(struct page *page)
+/* A free, clean slot for page, or 0; *stale counts the free stale ones. */
+static unsigned long map_new_virtual(struct page *page, unsigned int *stale)
 {
+	assert_spin_locked(&kmap_lock);
+	*stale = 0;
 	for (unsigned int n = 0; n < LAST_PKMAP; n++) {
 		unsigned int nr = (last_pkmap_nr + n) % LAST_PKMAP;
 
 		if (pkmap_count[nr])
 			continue;
+		if (test_bit(nr, pkmap_stale)) {
+			(*stale)++;
+			continue;
+		}
 		last_pkmap_nr = (nr + 1) % LAST_PKMAP;
 		set_kernel_pte(PKMAP_ADDR(nr), page_to_pfn(page));
 		page->virtual = (void *)PKMAP_ADDR(nr);
@@ -43,24 +63,48 @@ static unsigned long map_new_virtual(struct page *page)
 	return 0;
 }
 
+static void flush_pkmap_window(void *unused)
+{
+	for (unsigned int nr = 0; nr < LAST_PKMAP; nr++)
+		flush_tlb_kernel_page(PKMAP_ADDR(nr));
+}
+
 void *kmap(struct page *page)
 {
 	unsigned long flags, vaddr;
+	unsigned int stale;
 
+	might_sleep();
 	if (!PageHighMem(page))
 		return page_address(page);
 	spin_lock_irqsave(&kmap_lock, flags);
-	vaddr = (unsigned long)page->virtual;
-	if (!vaddr) {
-		vaddr = map_new_virtual(page);
-		if (!vaddr) {
-			spin_unlock_irqrestore(&kmap_lock, flags);
-			WARN_ON_ONCE(1);
-			pr_err("kmap: all %d pkmap slots are in use\n",
-			       LAST_PKMAP);
-			return NULL;
+	for (;;) {
+		vaddr = (unsigned long)page->virtual;
+		if (vaddr)
+			break;
+		vaddr = map_new_virtual(page, &stale);
+		if (vaddr) {
+			pkmap_used++;
+			break;
 		}
-		pkmap_used++;
+		if (stale) {
+			/* Every CPU forgets the window; then they are clean. */
+			spin_unlock_irqrestore(&kmap_lock, flags);
+			on_each_cpu(flush_pkmap_window, NULL, true);
+			spin_lock_irqsave(&kmap_lock, flags);
+			memset(pkmap_stale, 0, sizeof(pkmap_stale));
+			pkmap_flushes++;
+		} else {
+			DEFINE_WAIT(wait);
+
+			pkmap_waits++;
+			prepare_to_wait(&pkmap_map_wait, &wait,
+					TASK_UNINTERRUPTIBLE);
+			spin_unlock_irqrestore(&kmap_lock, flags);
+			schedule();
+			finish_wait(&pkmap_map_wait, &wait);
+			spin_lock_irqsave(&kmap_lock, flags);
+		}
 	}
 	pkmap_count[PKMAP_NR(vaddr)]++;
 	spin_unlock_irqrestore(&kmap_lock, flags);
@@ -70,6 +114,7 @@ void *kmap(struct page *page)
 void kunmap(struct page *page)
 {
 	unsigned long flags, vaddr;
+	bool freed = false;
 	unsigned int nr;
 
 	if (!PageHighMem(page))
@@ -81,10 +126,24 @@ void kunmap(struct page *page)
 	BUG_ON(pkmap_count[nr] == 0);
 	if (--pkmap_count[nr] == 0) {
 		clear_kernel_pte(vaddr);
+		__set_bit(nr, pkmap_stale);
 		page->virtual = NULL;
 		pkmap_used--;
+		freed = true;
 	}
 	spin_unlock_irqrestore(&kmap_lock, flags);
+	if (freed && waitqueue_active(&pkmap_map_wait))
+		wake_up(&pkmap_map_wait);
+}
+
+unsigned long kmap_sleeps(void)
+{
+	return READ_ONCE(pkmap_waits);
+}
+
+unsigned long kmap_window_flushes(void)
+{
+	return READ_ONCE(pkmap_flushes);
 }
 
 unsigned int kmap_slots_in_use(void)

@@ -22,6 +22,9 @@ void kunmap_atomic(void *kvaddr, enum km_type type);
 
 /* Slots of the pkmap window in use (for tests and dumps). */
 unsigned int kmap_slots_in_use(void);
+/* Times kmap() slept for a slot, and flushed the window on every CPU. */
+unsigned long kmap_sleeps(void);
+unsigned long kmap_window_flushes(void);
 
 void clear_highpage(struct page *page);
 

@@ -42,4 +42,10 @@ void clear_kernel_pte(unsigned long vaddr);
 long kernel_pte_pfn(unsigned long vaddr);
 void set_identity_low_mapping(bool on);
 
+/* Drops this CPU's cached translation of one kernel page. */
+static inline void flush_tlb_kernel_page(unsigned long vaddr)
+{
+	/* The host has no TLB to flush. */
+}
+
 #endif /* ASM_PGTABLE_H */

@@ -15,6 +15,7 @@
 #define ASM_PGTABLE_H
 
 #include "asm/page.h"
+#include "asm/processor.h"
 #include "kernel/kmap_types.h"
 #include "kernel/nr_cpus.h"
 #include "lib/types.h"
@@ -67,5 +68,11 @@ void set_identity_low_mapping(bool on);
 
 /* The pfn mapped at a pkmap/fixmap address, or -1 when none. */
 long kernel_pte_pfn(unsigned long vaddr);
+
+/* Drops this CPU's cached translation of one kernel page. */
+static inline void flush_tlb_kernel_page(unsigned long vaddr)
+{
+	invlpg(vaddr);
+}
 
 #endif /* ASM_PGTABLE_H */
