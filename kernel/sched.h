@@ -150,6 +150,11 @@ void __might_sleep(const char *file, int line, bool *reported);
 		static bool __reported;                                      \
 		__might_sleep(__FILE__, __LINE__, &__reported);              \
 	} while (0)
+#define might_sleep_if(cond)                                                \
+	do {                                                                 \
+		if (cond)                                                    \
+			might_sleep();                                       \
+	} while (0)
 /* Invalid-context reports so far (for the tests). */
 unsigned long nr_might_sleep_reports(void);
 

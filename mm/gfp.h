@@ -30,6 +30,8 @@
 #define GFP_ZONETYPES 4 /* one zonelist per zone-modifier value */
 
 #define GFP_ATOMIC (__GFP_HIGH)
+/* Cannot sleep, and no claim on the reserve __GFP_HIGH opens (2.6.19). */
+#define GFP_NOWAIT (GFP_ATOMIC & ~__GFP_HIGH)
 #define GFP_NOIO (__GFP_WAIT)
 #define GFP_NOFS (__GFP_WAIT | __GFP_IO)
 #define GFP_KERNEL (__GFP_WAIT | __GFP_IO | __GFP_FS)

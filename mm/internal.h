@@ -12,6 +12,7 @@
 #define ALLOC_WMARK_HIGH 0x04
 #define ALLOC_HIGH 0x10 /* __GFP_HIGH: min halved */
 #define ALLOC_NO_WATERMARKS 0x20
+#define ALLOC_HARDER 0x40 /* cannot sleep (GFP_ATOMIC): a quarter more */
 
 /* Buddy core; zone->lock must be held (asserted). */
 void __free_one_page(struct page *page, struct zone *zone, unsigned int order);
@@ -79,11 +80,6 @@ void zone_drain_local(struct zone *zone);
 extern bool page_poisoning;
 void poison_pages(struct page *page, unsigned int nr);
 void check_poison_pages(struct page *page, unsigned int nr);
-
-/* Hooks the reclaim issue fills in: wake kswapd, reclaim directly. */
-void wakeup_kswapd(struct zone *zone, unsigned int order);
-unsigned long try_to_free_pages(struct zonelist *zl, gfp_t gfp_mask,
-				unsigned int order);
 
 /* Zeroes a page through kmap_atomic when it is highmem. */
 void clear_highpage(struct page *page);

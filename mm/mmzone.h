@@ -18,6 +18,7 @@
 #include "asm/page.h"
 #include "kernel/nr_cpus.h"
 #include "kernel/spinlock.h"
+#include "kernel/wait.h"
 #include "lib/list.h"
 #include "lib/types.h"
 #include "mm/gfp.h"
@@ -138,6 +139,15 @@ typedef struct pglist_data {
 	unsigned long node_start_pfn;
 	unsigned long node_spanned_pages;
 	unsigned long node_present_pages;
+	/* Reclaim (mm/vmscan.c): the node's kswapd and what it has done. */
+	wait_queue_head_t kswapd_wait;
+	struct task_struct *kswapd;
+	bool kswapd_wanted;		/* a wake-up not yet acted on */
+	bool kswapd_active;		/* balancing now */
+	unsigned int kswapd_max_order;
+	unsigned long kswapd_wakeups;	/* wake-ups that found it asleep */
+	unsigned long kswapd_runs;	/* balancing passes */
+	unsigned long kswapd_reclaimed;	/* pages it freed */
 } pg_data_t;
 
 extern pg_data_t *node_data[MAX_NUMNODES];

@@ -20,10 +20,23 @@
  *
  * Allocation (__alloc_pages) has the shape of Linux 2.6's: try every zone
  * of the zonelist at the low watermark; wake kswapd; try again at the min
- * watermark (halved for __GFP_HIGH); an allocation that may not sleep
- * stops there; one that may reclaims directly and retries by the policy of
- * __GFP_NORETRY / __GFP_REPEAT / __GFP_NOFAIL / order <= 3.  A failure is
- * reported with the mode and a memory summary unless __GFP_NOWARN.
+ * watermark (halved for __GFP_HIGH, and a quarter lower again for callers
+ * that cannot sleep: GFP_ATOMIC may dig into the reserve GFP_KERNEL may
+ * not touch); a reclaimer (PF_MEMALLOC: kswapd, or a task inside direct
+ * reclaim) may take the last pages, ignoring watermarks, so that reclaim
+ * itself can make progress; an allocation that may not sleep stops there.
+ * One that may sleeps reclaims directly (mm/vmscan.c) and retries:
+ *  - __GFP_NORETRY: never; one pass of reclaim and it fails;
+ *  - __GFP_NOFAIL: for ever, whatever progress (with a warning above
+ *    order 1: such a caller can wedge the machine);
+ *  - order <= 3 (by default) while reclaim makes progress;
+ *  - __GFP_REPEAT, any order: while reclaim makes progress and has not yet
+ *    freed as many pages as were asked for - so it may still fail;
+ *  - anything else (order > 3): one pass.
+ * Between retries the caller sleeps HZ/50 (2.6's blk_congestion_wait), so
+ * that kswapd and the tasks freeing memory get to run.  There is no OOM
+ * killer: a failure is reported with the mode and a memory summary unless
+ * __GFP_NOWARN.
  *
  * Locking: zone->lock (irqsave) protects the free lists and counts; it is a
  * leaf lock.  Functions named __something or documented "zone->lock held"
@@ -32,6 +45,7 @@
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
@@ -41,6 +55,7 @@
 #include "mm/mm.h"
 #include "mm/mmzone.h"
 #include "mm/topology.h"
+#include "mm/vmscan.h"
 
 struct page *mem_map;
 unsigned long max_pfn;
@@ -172,11 +187,21 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 
 /* ---- freeing --------------------------------------------------------- */
 
+/* Pages freed while the task reclaims count as its progress. */
+static inline void account_reclaimed(unsigned int order)
+{
+	struct reclaim_state *rs = current->reclaim_state;
+
+	if (unlikely(rs) && !in_interrupt())
+		rs->reclaimed_pages += 1UL << order;
+}
+
 static void __free_pages_ok(struct page *page, unsigned int order)
 {
 	struct zone *zone = page_zone(page);
 	unsigned long flags;
 
+	account_reclaimed(order);
 	free_pages_check(page, order);
 	page->private = 0;
 	__ClearPageHead(page);
@@ -454,6 +479,7 @@ static void free_hot_cold_page(struct page *page, bool cold)
 		return;
 	}
 	free_page_check_fast(page, 0);
+	account_reclaimed(0);
 	if (page_poisoning)
 		poison_pages(page, 1);
 	pcp_free(page_zone(page), page, cold);
@@ -524,6 +550,8 @@ bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
 
 	if (alloc_flags & ALLOC_HIGH)
 		min -= min / 2;
+	if (alloc_flags & ALLOC_HARDER)
+		min -= min / 4;
 	if (free <= min + (long)z->lowmem_reserve[classzone_idx])
 		return false;
 	for (unsigned int o = 0; o < order; o++) {
@@ -558,6 +586,8 @@ static inline bool watermark_ok_order0(const struct zone *z, unsigned long mark,
 
 	if (alloc_flags & ALLOC_HIGH)
 		min -= min / 2;
+	if (alloc_flags & ALLOC_HARDER)
+		min -= min / 4;
 	return (long)z->free_pages > min + (long)z->lowmem_reserve[classzone_idx];
 }
 
@@ -593,25 +623,29 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 	return NULL;
 }
 
-/* Direct reclaim and kswapd: filled in when reclaim exists. */
-__weak void wakeup_kswapd(struct zone *zone, unsigned int order)
-{
-}
-
-__weak unsigned long try_to_free_pages(struct zonelist *zl, gfp_t gfp_mask,
-				       unsigned int order)
-{
-	return 0;
-}
-
 static void warn_alloc_failed(gfp_t gfp_mask, unsigned int order)
 {
 	if (gfp_mask & __GFP_NOWARN)
 		return;
-	pr_warn("swapper: page allocation failure: order:%u, mode:0x%x\n",
-		order, gfp_mask);
+	pr_warn("%s: page allocation failure: order:%u, mode:0x%x\n",
+		current->comm, order, gfp_mask);
 	dump_stack();
 	show_free_areas();
+}
+
+/* Should a sleeping allocation that has just reclaimed try again? */
+static bool should_retry(gfp_t gfp_mask, unsigned int order,
+			 unsigned long progress, unsigned long reclaimed_total)
+{
+	if (gfp_mask & __GFP_NORETRY)
+		return false;
+	if (gfp_mask & __GFP_NOFAIL)
+		return true;
+	if (!progress)
+		return false;
+	if (order <= 3)
+		return true;
+	return (gfp_mask & __GFP_REPEAT) && reclaimed_total < (1UL << order);
 }
 
 static struct page *__alloc_pages(gfp_t gfp_mask, unsigned int order,
@@ -619,7 +653,8 @@ static struct page *__alloc_pages(gfp_t gfp_mask, unsigned int order,
 {
 	const bool wait = gfp_mask & __GFP_WAIT;
 	struct zone *preferred = zl->zones[0];
-	unsigned long progress;
+	unsigned long progress, reclaimed_total = 0;
+	struct task_struct *p = current;
 	struct page *page;
 	int alloc_flags;
 
@@ -642,6 +677,11 @@ static struct page *__alloc_pages(gfp_t gfp_mask, unsigned int order,
 	alloc_flags = ALLOC_WMARK_MIN;
 	if (gfp_mask & __GFP_HIGH)
 		alloc_flags |= ALLOC_HIGH;
+	if (!wait)
+		alloc_flags |= ALLOC_HARDER;
+	if ((gfp_mask & __GFP_NOFAIL) && order > 1)
+		WARN_ON_ONCE(1);	/* may loop for ever: callers, beware */
+restart:
 	page = get_page_from_freelist(gfp_mask, order, zl, alloc_flags);
 	if (page)
 		goto got_pg;
@@ -656,30 +696,28 @@ static struct page *__alloc_pages(gfp_t gfp_mask, unsigned int order,
 		if (page)
 			goto got_pg;
 	}
+
+	/* A reclaimer may use the last pages: reclaim needs memory too. */
+	if ((p->flags & PF_MEMALLOC) && !in_interrupt()) {
+		page = get_page_from_freelist(gfp_mask, order, zl,
+					      ALLOC_NO_WATERMARKS);
+		if (page)
+			goto got_pg;
+		goto nopage;	/* and never reclaims recursively */
+	}
 	if (!wait)
 		goto nopage;
 
-	for (;;) {
-		bool retry;
-
-		progress = try_to_free_pages(zl, gfp_mask, order);
-		if (progress) {
-			page = get_page_from_freelist(gfp_mask, order, zl,
-						      alloc_flags);
-			if (page)
-				goto got_pg;
-		}
-		retry = false;
-		if (!(gfp_mask & __GFP_NORETRY)) {
-			if (order <= 3 || (gfp_mask & __GFP_REPEAT))
-				retry = progress != 0;
-			if (gfp_mask & __GFP_NOFAIL) {
-				WARN_ON_ONCE(order > 1);
-				retry = true;
-			}
-		}
-		if (!retry)
-			break;
+	progress = try_to_free_pages(zl, gfp_mask, order);
+	reclaimed_total += progress;
+	if (progress) {
+		page = get_page_from_freelist(gfp_mask, order, zl, alloc_flags);
+		if (page)
+			goto got_pg;
+	}
+	if (should_retry(gfp_mask, order, progress, reclaimed_total)) {
+		congestion_wait(HZ / 50);
+		goto restart;
 	}
 nopage:
 	if (preferred)
@@ -725,6 +763,7 @@ struct page *alloc_pages_node(int nid, gfp_t gfp_mask, unsigned int order)
 {
 	struct zonelist *zl;
 
+	might_sleep_if(gfp_mask & __GFP_WAIT);
 	if (nid < 0)
 		nid = numa_node_id();
 	if (WARN_ON(nid >= nr_online_nodes))

@@ -21,7 +21,7 @@
  *    node's slabs;
  *  - every page of a slab has PG_slab and knows its cache and slab.
  *
- * Locking, in this order: cache_chain_lock (the list of caches) >
+ * Locking, in this order: cache_chain_mutex (the list of caches) >
  * l3->list_lock (a node's slabs of one cache) > zone->lock (inside the
  * page allocator).  A CPU's array is touched only by that CPU with
  * interrupts off; other CPUs drain it by cross-call.  Slabs are made and
@@ -29,6 +29,7 @@
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
@@ -99,7 +100,13 @@ static void cache_init_objs(struct kmem_cache *cachep, struct slab *slabp)
 	slabp->free = 0;
 }
 
-/* Makes one slab on node nid and puts it on the free list.  No locks held. */
+/*
+ * Makes one slab on node nid and puts it on the free list.  No locks
+ * held; called with interrupts off (the CPU array's rule), which it turns
+ * back on around the page allocation when the caller may sleep - the
+ * allocation may reclaim and wait, and the caller's CPU array is looked
+ * at afresh after (cache_alloc_refill retries).
+ */
 static bool cache_grow(struct kmem_cache *cachep, gfp_t flags, int nid)
 {
 	struct kmem_list3 *l3 = &cachep->nodelists[nid];
@@ -117,14 +124,16 @@ static bool cache_grow(struct kmem_cache *cachep, gfp_t flags, int nid)
 	/* Slab pages need an address: never highmem. */
 	flags = (flags & ~(__GFP_HIGHMEM | __GFP_ZERO | __GFP_COLD)) |
 		cachep->gfpflags;
+	if (flags & __GFP_WAIT)
+		local_irq_enable();
 	page = alloc_pages_node(nid, flags, cachep->gfporder);
 	if (!page)
-		return false;
+		goto failed;
 	addr = page_address(page);
 	slabp = alloc_slabmgmt(cachep, addr, offset, flags);
 	if (!slabp) {
 		__free_pages(page, cachep->gfporder);
-		return false;
+		goto failed;
 	}
 	slabp->nodeid = nid;
 	for (unsigned int i = 0; i < (1U << cachep->gfporder); i++) {
@@ -140,7 +149,13 @@ static bool cache_grow(struct kmem_cache *cachep, gfp_t flags, int nid)
 	l3->nr_slabs++;
 	cachep->grown++;
 	spin_unlock_irqrestore(&l3->list_lock, irqflags);
+	if (flags & __GFP_WAIT)
+		local_irq_disable();
 	return true;
+failed:
+	if (flags & __GFP_WAIT)
+		local_irq_disable();
+	return false;
 }
 
 /* The first byte of a slab's pages. */
@@ -315,6 +330,7 @@ static void *__cache_alloc(struct kmem_cache *cachep, gfp_t flags,
 	unsigned long irqflags;
 	void *objp;
 
+	might_sleep_if(flags & __GFP_WAIT);
 	local_irq_save(irqflags);
 	ac = cpu_array(cachep);
 	if (likely(ac->avail)) {
@@ -435,11 +451,13 @@ static void do_drain_all(void *arg)
 	}
 }
 
-unsigned long kmem_cache_reap_all(void)
+/* cache_chain_mutex held: every cache's free memory back to the pages. */
+static unsigned long reap_all_locked(void)
 {
 	struct kmem_cache *cachep;
 	unsigned long pages = 0;
 
+	assert_mutex_held(&cache_chain_mutex);
 	/*
 	 * Twice: giving back an off-slab slab frees its descriptor into a
 	 * smaller cache's array, which the second pass empties.  Each pass
@@ -453,6 +471,32 @@ unsigned long kmem_cache_reap_all(void)
 		list_for_each_entry(cachep, &cache_chain, next)
 			pages += (unsigned long)drain_freelist(cachep);
 	}
+	return pages;
+}
+
+unsigned long kmem_cache_reap_all(void)
+{
+	unsigned long pages;
+
+	mutex_lock(&cache_chain_mutex);
+	pages = reap_all_locked();
+	mutex_unlock(&cache_chain_mutex);
+	return pages;
+}
+
+/*
+ * For reclaim: the same, unless someone holds the list (creating a cache,
+ * or reaping already): reclaim must not wait for a cache being created by
+ * the allocation it serves.
+ */
+unsigned long kmem_cache_reap_all_trylock(void)
+{
+	unsigned long pages;
+
+	if (!mutex_trylock(&cache_chain_mutex))
+		return 0;
+	pages = reap_all_locked();
+	mutex_unlock(&cache_chain_mutex);
 	return pages;
 }
 

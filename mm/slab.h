@@ -58,9 +58,11 @@ size_t ksize(const void *objp);
 /* Prints /proc/slabinfo (version 2.1). */
 void show_slabinfo(void);
 
-/* Gives every cache's free slabs back (the page allocator asks, under
- * memory pressure); returns the pages freed. */
+/* Gives every cache's free slabs back; returns the pages freed.  May
+ * sleep (the list of caches is a mutex). */
 unsigned long kmem_cache_reap_all(void);
+/* The same for reclaim: 0 at once when the list is busy. */
+unsigned long kmem_cache_reap_all_trylock(void);
 
 /* Boot: the cache of caches, then the kmalloc caches. */
 void kmem_cache_init(void);

@@ -17,8 +17,10 @@
  * first, so that each off-slab class finds a smaller one for its
  * descriptors.  Per-CPU arrays come straight from the page allocator.
  *
- * Locking: cache_chain_lock protects the list of caches.  Creating and
- * destroying are for process context (they may allocate and cross-call).
+ * Locking: cache_chain_mutex (a sleeping lock) protects the list of
+ * caches; walkers hold it too, so that a cache cannot go while a reaper
+ * or a dump looks at it.  Creating and destroying are for task context
+ * (they may allocate, sleep and cross-call).
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
@@ -37,7 +39,7 @@
 #define MAX_SLAB_ORDER (MAX_ORDER - 1)
 
 LIST_HEAD(cache_chain);
-DEFINE_SPINLOCK(cache_chain_lock);
+DEFINE_MUTEX(cache_chain_mutex);
 
 /* The cache of caches: every struct kmem_cache but its own comes from it. */
 struct kmem_cache cache_cache;
@@ -214,9 +216,9 @@ static bool setup_cache(struct kmem_cache *cachep, const char *name,
 	}
 	if (!alloc_arrays(cachep))
 		return false;
-	spin_lock(&cache_chain_lock);
+	mutex_lock(&cache_chain_mutex);
 	list_add_tail(&cachep->next, &cache_chain);
-	spin_unlock(&cache_chain_lock);
+	mutex_unlock(&cache_chain_mutex);
 	return true;
 }
 
@@ -259,9 +261,9 @@ void kmem_cache_destroy(struct kmem_cache *cachep)
 		slab_bug(cachep, NULL,
 			 "kmem_cache_destroy: cache %s still has %lu objects in use",
 			 cachep->name, c.active_objs);
-	spin_lock(&cache_chain_lock);
+	mutex_lock(&cache_chain_mutex);
 	list_del(&cachep->next);
-	spin_unlock(&cache_chain_lock);
+	mutex_unlock(&cache_chain_mutex);
 	free_arrays(cachep);
 	kmem_cache_free(&cache_cache, cachep);
 }
@@ -320,12 +322,14 @@ unsigned long slab_live_objects(void)
 	struct kmem_cache *cachep;
 	unsigned long live = 0;
 
+	mutex_lock(&cache_chain_mutex);
 	list_for_each_entry(cachep, &cache_chain, next) {
 		struct slab_counts c;
 
 		slab_count(cachep, &c);
 		live += c.active_objs - c.in_arrays;
 	}
+	mutex_unlock(&cache_chain_mutex);
 	return live;
 }
 
@@ -337,6 +341,7 @@ void show_slabinfo(void)
 	pr_info("/proc/slabinfo:\n");
 	pr_info("slabinfo - version: 2.1\n");
 	pr_info("# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\n");
+	mutex_lock(&cache_chain_mutex);
 	list_for_each_entry(cachep, &cache_chain, next) {
 		struct slab_counts c;
 
@@ -347,4 +352,5 @@ void show_slabinfo(void)
 			1U << cachep->gfporder, cachep->limit,
 			cachep->batchcount, 0U, c.active_slabs, c.num_slabs, 0U);
 	}
+	mutex_unlock(&cache_chain_mutex);
 }

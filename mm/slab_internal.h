@@ -25,6 +25,7 @@
 #define MM_SLAB_INTERNAL_H
 
 #include "kernel/nr_cpus.h"
+#include "kernel/mutex.h"
 #include "kernel/spinlock.h"
 #include "lib/list.h"
 #include "mm/mm.h"
@@ -103,7 +104,7 @@ struct kmem_cache {
 unsigned int slab_array_limit(unsigned int buffer_size);
 
 extern struct list_head cache_chain;
-extern spinlock_t cache_chain_lock;
+extern struct mutex cache_chain_mutex;
 extern struct kmem_cache cache_cache;
 
 static inline struct kmem_cache *page_get_cache(const struct page *page)

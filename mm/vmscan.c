@@ -1,27 +1,308 @@
 /*
  * mm/vmscan.c - giving memory back when the page allocator runs short.
  *
- * The page allocator's slow path calls try_to_free_pages() for
- * allocations that may wait, before it retries or gives up.  Today the
- * only memory that can be reclaimed is what the slab layer keeps for
- * speed: free slabs and the objects parked in per-CPU arrays, all of
- * which kmem_cache_reap_all() gives back.  (Shrinkers that other
- * subsystems register, their __GFP_IO/__GFP_FS classes and the kswapd
- * threads come with kernel threads and sleeping.)
+ * mm86 has no page cache and no swap, so what can be reclaimed is what
+ * subsystems keep for speed: the slab layer's free slabs and per-CPU
+ * arrays (kmem_cache_reap_all), and whatever a registered shrinker owns.
+ * Reclaim runs in two places, as in Linux 2.6:
  *
- * Returns the number of pages freed: "progress", in the page allocator's
- * retry policy.
+ *  - direct reclaim: an allocation that may sleep (__GFP_WAIT) and found
+ *    nothing at the min watermark calls try_to_free_pages() itself, and
+ *    the page allocator's retry policy then decides whether to try again
+ *    (mm/page_alloc.c);
+ *  - kswapd, one thread per node: woken by an allocation that found one
+ *    of the node's zones below pages_low, it reclaims until every zone is
+ *    back at pages_high, then sleeps.  So a steady allocator seldom has to
+ *    reclaim directly: kswapd keeps ahead of it between low and high.
+ *
+ * Both scan with a falling priority, DEF_PRIORITY (12) to 0: at priority
+ * p a shrinker is asked to scan 1/2^p of what it holds (scaled by its
+ * seeks), credit below a batch carried over to the next pass, so that
+ * light pressure scans little and heavy pressure scans everything.  A
+ * pass stops as soon as its target is met: SWAP_CLUSTER_MAX pages (or
+ * the allocation's size) for direct reclaim, the pages that bring every
+ * zone to pages_high for kswapd.  Pages count as reclaimed when they are
+ * freed while the task has a reclaim_state (mm/page_alloc.c).
+ *
+ * A shrinker that needs __GFP_IO or __GFP_FS is skipped when the caller's
+ * mask lacks that bit: GFP_NOIO callers (the block layer) must not start
+ * I/O, GFP_NOFS callers (a filesystem) must not re-enter a filesystem.
+ *
+ * Reclaimers run with PF_MEMALLOC, which lets their own allocations take
+ * the last pages below the watermarks and keeps them from recursing into
+ * reclaim.
+ *
+ * Locking: shrinker_mutex protects the list of shrinkers; reclaim only
+ * try-locks it (a shrinker being registered by the allocating task must
+ * not deadlock reclaim), and cache_chain_mutex likewise (slab).  No
+ * spinlock is held while a shrinker runs: shrinkers may sleep if the mask
+ * allows it.
  */
+#include "kernel/printk.h"
+#include "kernel/mutex.h"
+#include "kernel/sched.h"
+#include "kernel/timer.h"
+#include "kernel/wait.h"
+#include "lib/err.h"
 #include "mm/internal.h"
+#include "mm/mmzone.h"
 #include "mm/slab.h"
 #include "mm/vmscan.h"
+
+#define DEF_PRIORITY 12
+#define SWAP_CLUSTER_MAX 32
+#define SHRINK_BATCH 128
+
+/*
+ * Test knob: when set, neither direct reclaim nor kswapd frees anything,
+ * so suites that check the watermark arithmetic page by page see only
+ * their own allocations.  Never set outside tests.
+ */
+bool reclaim_disabled;
+
+static DEFINE_MUTEX(shrinker_mutex);
+static LIST_HEAD(shrinker_list);
+static struct reclaim_stats stats;
+
+#define stat_add(field, n) __atomic_fetch_add(&stats.field, (n), __ATOMIC_RELAXED)
+
+void register_shrinker(struct shrinker *s)
+{
+	s->nr = 0;
+	s->calls = 0;
+	s->skipped = 0;
+	if (!s->seeks)
+		s->seeks = DEFAULT_SEEKS;
+	mutex_lock(&shrinker_mutex);
+	list_add_tail(&s->list, &shrinker_list);
+	mutex_unlock(&shrinker_mutex);
+}
+
+void unregister_shrinker(struct shrinker *s)
+{
+	mutex_lock(&shrinker_mutex);
+	list_del(&s->list);
+	mutex_unlock(&shrinker_mutex);
+}
+
+/* Reclaimed so far by the task running reclaim. */
+static unsigned long reclaimed(void)
+{
+	return current->reclaim_state->reclaimed_pages;
+}
+
+/* One shrinker at one priority, until target pages are reclaimed. */
+static void shrink_one(struct shrinker *s, gfp_t gfp_mask, int priority,
+		       unsigned long target)
+{
+	long max_pass = s->shrink(0, gfp_mask);
+	unsigned long total_scan;
+
+	if (max_pass <= 0)
+		return;
+	total_scan = s->nr + (((unsigned long)max_pass >> priority) *
+			      DEFAULT_SEEKS / (unsigned long)s->seeks) + 1;
+	if (total_scan > 2 * (unsigned long)max_pass)
+		total_scan = 2 * (unsigned long)max_pass;
+	while (total_scan >= SHRINK_BATCH ||
+	       (total_scan && total_scan >= (unsigned long)max_pass)) {
+		unsigned long this_scan = min(total_scan, (unsigned long)SHRINK_BATCH);
+		int left = s->shrink((int)this_scan, gfp_mask);
+
+		s->calls++;
+		stat_add(shrinker_calls, 1);
+		if (left < 0)
+			break;
+		total_scan -= this_scan;
+		max_pass = left;
+		if (!max_pass || reclaimed() >= target) {
+			total_scan = 0;
+			break;
+		}
+		cond_resched();
+	}
+	s->nr = total_scan;
+}
+
+static void shrink_slab(gfp_t gfp_mask, int priority, unsigned long target)
+{
+	struct shrinker *s;
+
+	if (priority == DEF_PRIORITY)
+		kmem_cache_reap_all_trylock();
+	if (!mutex_trylock(&shrinker_mutex))
+		return;
+	list_for_each_entry(s, &shrinker_list, list) {
+		if ((s->needs & gfp_mask) != s->needs) {
+			s->skipped++;
+			continue;
+		}
+		if (reclaimed() >= target)
+			break;
+		shrink_one(s, gfp_mask, priority, target);
+	}
+	mutex_unlock(&shrinker_mutex);
+	/* What was freed onto this CPU's lists counts for the watermarks. */
+	drain_local_pages();
+}
 
 unsigned long try_to_free_pages(struct zonelist *zl, gfp_t gfp_mask,
 				unsigned int order)
 {
-	return kmem_cache_reap_all();
+	struct task_struct *p = current;
+	struct reclaim_state rs = { 0 };
+	unsigned long target = max((unsigned long)SWAP_CLUSTER_MAX, 1UL << order);
+	unsigned int old_flags = p->flags;
+
+	might_sleep();
+	if (reclaim_disabled)
+		return 0;
+	stat_add(direct_calls, 1);
+	p->flags |= PF_MEMALLOC;
+	p->reclaim_state = &rs;
+	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
+		shrink_slab(gfp_mask, priority, target);
+		if (rs.reclaimed_pages >= target)
+			break;
+	}
+	p->reclaim_state = NULL;
+	p->flags = old_flags;
+	stat_add(direct_reclaimed, rs.reclaimed_pages);
+	return rs.reclaimed_pages;
+}
+
+void congestion_wait(long timeout)
+{
+	/* Before the scheduler runs, or in the idle task: nobody to wait for. */
+	if (system_state != SYSTEM_RUNNING || (current->flags & PF_IDLE))
+		return;
+	stat_add(congestion_waits, 1);
+	schedule_timeout_uninterruptible(timeout);
+}
+
+/* ---- kswapd ---------------------------------------------------------- */
+
+static bool zone_balanced(struct zone *z, unsigned int order)
+{
+	return !z->present_pages ||
+	       zone_watermark_ok(z, order, z->pages_high, 0, 0);
+}
+
+/* Pages the node needs freed to bring its neediest zone to pages_high. */
+static unsigned long pgdat_shortfall(pg_data_t *pgdat, unsigned int order)
+{
+	unsigned long need = 0;
+	struct zone *z;
+
+	for_each_zone_in_node(z, pgdat) {
+		unsigned long want = z->pages_high + (1UL << order);
+
+		if (!zone_balanced(z, order) && z->free_pages < want &&
+		    want - z->free_pages > need)
+			need = want - z->free_pages;
+	}
+	return need;
+}
+
+static void balance_pgdat(pg_data_t *pgdat, struct reclaim_state *rs)
+{
+	unsigned int order = READ_ONCE(pgdat->kswapd_max_order);
+
+	WRITE_ONCE(pgdat->kswapd_max_order, 0);
+	WRITE_ONCE(pgdat->kswapd_active, true);
+	pgdat->kswapd_runs++;
+	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
+		unsigned long need = pgdat_shortfall(pgdat, order);
+		unsigned long before = rs->reclaimed_pages;
+
+		if (!need)
+			break;
+		shrink_slab(GFP_KERNEL, priority, before + need);
+		pgdat->kswapd_reclaimed += rs->reclaimed_pages - before;
+		stat_add(kswapd_reclaimed, rs->reclaimed_pages - before);
+		if (rs->reclaimed_pages == before && priority < DEF_PRIORITY - 2)
+			congestion_wait(HZ / 10);
+	}
+	WRITE_ONCE(pgdat->kswapd_active, false);
+}
+
+static int kswapd(void *arg)
+{
+	pg_data_t *pgdat = arg;
+	struct reclaim_state rs = { 0 };
+
+	current->flags |= PF_MEMALLOC | PF_KSWAPD;
+	current->reclaim_state = &rs;
+	for (;;) {
+		wait_event(pgdat->kswapd_wait,
+			   READ_ONCE(pgdat->kswapd_wanted) ||
+				   kthread_should_stop());
+		if (kthread_should_stop())
+			break;
+		WRITE_ONCE(pgdat->kswapd_wanted, false);
+		balance_pgdat(pgdat, &rs);
+	}
+	current->reclaim_state = NULL;
+	return 0;
+}
+
+void wakeup_kswapd(struct zone *zone, unsigned int order)
+{
+	pg_data_t *pgdat = zone->zone_pgdat;
+
+	if (!zone->present_pages || !pgdat->kswapd || reclaim_disabled)
+		return;
+	if (zone_watermark_ok(zone, order, zone->pages_low, 0, 0))
+		return;
+	if (READ_ONCE(pgdat->kswapd_max_order) < order)
+		WRITE_ONCE(pgdat->kswapd_max_order, order);
+	if (!__atomic_exchange_n(&pgdat->kswapd_wanted, true, __ATOMIC_ACQ_REL)) {
+		__atomic_fetch_add(&pgdat->kswapd_wakeups, 1, __ATOMIC_RELAXED);
+		stat_add(kswapd_wakeups, 1);
+	}
+	if (waitqueue_active(&pgdat->kswapd_wait))
+		wake_up(&pgdat->kswapd_wait);
 }
 
 void kswapd_init(void)
 {
+	int nid;
+
+	for_each_online_node(nid) {
+		pg_data_t *pgdat = NODE_DATA(nid);
+		struct task_struct *k;
+
+		init_waitqueue_head(&pgdat->kswapd_wait);
+		k = kthread_create(kswapd, pgdat, "kswapd%d", nid);
+		if (IS_ERR(k))
+			panic("cannot start kswapd%d: %ld", nid, PTR_ERR(k));
+		pgdat->kswapd = k;
+		wake_up_process(k);
+	}
+}
+
+/* ---- statistics ------------------------------------------------------ */
+
+void get_reclaim_stats(struct reclaim_stats *st)
+{
+	st->direct_calls = READ_ONCE(stats.direct_calls);
+	st->direct_reclaimed = READ_ONCE(stats.direct_reclaimed);
+	st->congestion_waits = READ_ONCE(stats.congestion_waits);
+	st->shrinker_calls = READ_ONCE(stats.shrinker_calls);
+	st->kswapd_wakeups = READ_ONCE(stats.kswapd_wakeups);
+	st->kswapd_reclaimed = READ_ONCE(stats.kswapd_reclaimed);
+}
+
+void show_reclaim_stats(void)
+{
+	struct reclaim_stats st;
+
+	get_reclaim_stats(&st);
+	pr_info("/proc/vmstat (reclaim):\n");
+	pr_info("allocstall %lu\n", st.direct_calls);
+	pr_info("pgsteal_direct %lu\n", st.direct_reclaimed);
+	pr_info("pgsteal_kswapd %lu\n", st.kswapd_reclaimed);
+	pr_info("kswapd_wakeups %lu\n", st.kswapd_wakeups);
+	pr_info("slabs_scanned_calls %lu\n", st.shrinker_calls);
+	pr_info("congestion_waits %lu\n", st.congestion_waits);
 }

@@ -32,7 +32,47 @@ struct shrinker {
 void register_shrinker(struct shrinker *s);
 void unregister_shrinker(struct shrinker *s);
 
+/*
+ * A task inside reclaim points current->reclaim_state here: every page
+ * freed meanwhile (by a shrinker, by the slab layer) counts as its
+ * progress (mm/page_alloc.c adds to it).
+ */
+struct reclaim_state {
+	unsigned long reclaimed_pages;
+};
+
+struct zonelist;
+struct zone;
+
+/*
+ * Direct reclaim for a sleeping allocation of 2^order pages that failed
+ * on zl: slab free memory and the shrinkers the mask allows, until
+ * SWAP_CLUSTER_MAX (or 2^order) pages are free.  Returns the pages freed.
+ */
+unsigned long try_to_free_pages(struct zonelist *zl, gfp_t gfp_mask,
+				unsigned int order);
+/* An allocation found zone below its low watermark: wake its kswapd. */
+void wakeup_kswapd(struct zone *zone, unsigned int order);
+/* Sleeps timeout jiffies between allocation retries (2.6: blk_congestion_wait). */
+void congestion_wait(long timeout);
+
+/* Test knob: reclaim frees nothing and kswapd stays asleep while set. */
+extern bool reclaim_disabled;
+
 /* Starts one kswapd thread per online node. */
 void kswapd_init(void);
+
+/* What reclaim has done since boot. */
+struct reclaim_stats {
+	unsigned long direct_calls;	/* try_to_free_pages() (allocstall) */
+	unsigned long direct_reclaimed;	/* pages they freed */
+	unsigned long congestion_waits;	/* sleeps between retries */
+	unsigned long shrinker_calls;	/* shrink() calls that scanned */
+	unsigned long kswapd_wakeups;	/* all nodes */
+	unsigned long kswapd_reclaimed;
+};
+void get_reclaim_stats(struct reclaim_stats *st);
+/* Prints the reclaim counters (a /proc/vmstat excerpt). */
+void show_reclaim_stats(void);
 
 #endif /* MM_VMSCAN_H */

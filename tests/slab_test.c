@@ -1044,13 +1044,13 @@ static void check_all_caches(struct ktest *t, const char *when)
 	struct check_report rep = { 0, "" };
 	struct kmem_cache *c;
 
-	spin_lock(&cache_chain_lock);
+	mutex_lock(&cache_chain_mutex);
 	list_for_each_entry(c, &cache_chain, next) {
 		unsigned long inuse = 0, in_arrays = 0;
 
 		check_cache(c, &inuse, &in_arrays, &rep);
 	}
-	spin_unlock(&cache_chain_lock);
+	mutex_unlock(&cache_chain_mutex);
 	if (rep.errors)
 		KTEST_FAIL(t, "%s: %u inconsistencies; the first: %s", when,
 			   rep.errors, rep.first);
@@ -1288,10 +1288,10 @@ static void destroy_gives_the_pages_back(struct ktest *t)
 	kmem_cache_destroy(c);
 	KTEST_EXPECT_EQ(t, free_pages_now() - before,
 			(unsigned long)(3 * (1U << r.order) + array_pages));
-	spin_lock(&cache_chain_lock);
+	mutex_lock(&cache_chain_mutex);
 	list_for_each_entry(it, &cache_chain, next)
 		listed |= it == c;
-	spin_unlock(&cache_chain_lock);
+	mutex_unlock(&cache_chain_mutex);
 	KTEST_EXPECT_FALSE(t, listed);
 
 	/* Off-slab too: the descriptors go back to their kmalloc class. */

@@ -5,7 +5,8 @@
  *
  * One cross-call (on_each_cpu, wait) starts a worker on every CPU; all of
  * them meet at a rendezvous, then each runs a fixed number of operations:
- * an allocation (GFP_KERNEL, an order drawn from mostly 0..3 and sometimes
+ * an allocation (GFP_NOWAIT: the workers run with interrupts off and must
+ * not sleep; an order drawn from mostly 0..3 and sometimes
  * up to 6, or order 0 only in the per-CPU list variants), or the release
  * of a block it holds - freed here, or (half the time) pushed to another
  * CPU, which frees it.  The pushes go through rings, one per pair of CPUs
@@ -326,7 +327,7 @@ static void push(const struct stress_cfg *c, struct worker *w, struct blk b,
 static void try_alloc(const struct stress_cfg *c, struct worker *w, int me)
 {
 	unsigned int order = c->mixed ? pick_order(w) : 0;
-	gfp_t gfp = GFP_KERNEL | __GFP_NOWARN;
+	gfp_t gfp = GFP_NOWAIT | __GFP_NOWARN;
 	struct page *page;
 
 	if (order == 0 && c->cold_pct && rnd(w) % 100 < c->cold_pct) {
