@@ -110,7 +110,7 @@ HOST_SUITES := lib cmdline multiboot e820 memblock buddy gfp zone pcp vmstat \
 HOST_SRCS   := $(filter-out lib/string.c,$(wildcard lib/*.c)) \
 	       $(addprefix kernel/,cmdline.c multiboot.c printk.c panic.c \
 				   smp.c percpu.c version.c kallsyms.c main.c \
-				   sched.c timer.c wait.c mutex.c) \
+				   sched.c kthread.c timer.c wait.c mutex.c) \
 	       $(wildcard mm/*.c) $(wildcard arch/host/*.c) \
 	       tests/ktest.c tests/resources.c \
 	       $(wildcard $(patsubst %,tests/%_test.c,$(HOST_SUITES)))

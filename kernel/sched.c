@@ -28,8 +28,7 @@
  * Locking: rq->lock, with interrupts off, protects a queue and the
  * states of its tasks' transitions to and from TASK_RUNNING.  Wake-up
  * takes the wakee's queue lock; schedule() its own.  No path holds two
- * queue locks.  tasklist_lock (leaf) protects the list of all tasks and
- * each task's exit hand-off (vfork_done, PF_EXITING).
+ * queue locks.  (Thread creation and exit: kernel/kthread.c.)
  */
 #include "kernel/arch.h"
 #include "kernel/bug.h"
@@ -38,8 +37,6 @@
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
-#include "kernel/wait.h"
-#include "lib/err.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
 
@@ -65,17 +62,8 @@ DEFINE_PER_CPU(int, __need_resched);
 
 enum system_states system_state = SYSTEM_BOOTING;
 
-static DEFINE_SPINLOCK(tasklist_lock);
-static LIST_HEAD(all_tasks);
-static unsigned int threads_alive;	/* kernel threads not yet freed */
-static unsigned int threads_exiting;	/* in do_exit, not yet switched out */
-static int last_pid;
 static unsigned long might_sleep_count;
 
-static void *(*thread_mem_alloc)(int cpu, size_t size);
-static void (*thread_mem_free)(void *mem, size_t size);
-
-#define STACK_END_MAGIC 0x57AC6E9DUL
 
 static inline struct rq *this_rq(void)
 {
@@ -118,13 +106,6 @@ void sched_init(void)
 		nr_cpu_ids, SCHED_TIMESLICE, HZ);
 }
 
-void sched_set_thread_memory(void *(*alloc)(int cpu, size_t size),
-			     void (*free)(void *mem, size_t size))
-{
-	thread_mem_alloc = alloc;
-	thread_mem_free = free;
-}
-
 /* ---- switching ---- */
 
 static void resched_cpu(int cpu)
@@ -154,10 +135,8 @@ static void finish_task_switch(void)
 	__spin_release(&rq->lock);
 	arch_local_irq_enable();
 	preempt_enable_no_resched();
-	if (dead) {
-		__atomic_fetch_sub(&threads_exiting, 1, __ATOMIC_RELEASE);
-		put_task_struct(prev);
-	}
+	if (dead)
+		task_dead(prev);
 }
 
 static void __noreturn report_atomic_schedule(struct task_struct *prev)
@@ -231,6 +210,12 @@ static void __noreturn kthread_entry(void)
 	finish_task_switch();
 	self = current;
 	do_exit(self->threadfn(self->data));
+}
+
+void sched_fork(struct task_struct *p, void *stack, size_t size)
+{
+	p->saved_preempt_count = 1;	/* the queue lock kthread_entry drops */
+	arch_thread_init(&p->ctx, stack, size, kthread_entry);
 }
 
 void preempt_schedule(void)
@@ -340,147 +325,6 @@ void cpu_idle(void)
 	}
 }
 
-/* ---- task lifetime ---- */
-
-static int pick_cpu(void)
-{
-	static unsigned int next_cpu;
-	unsigned int start = __atomic_fetch_add(&next_cpu, 1, __ATOMIC_RELAXED);
-	unsigned int best_load = ~0u;
-	int best = 0;
-
-	for (unsigned int i = 0; i < nr_cpu_ids; i++) {
-		int cpu = (int)((start + i) % nr_cpu_ids);
-		unsigned int load = READ_ONCE(runqueues[cpu].nr_running);
-
-		if (cpu_online(cpu) && load < best_load) {
-			best_load = load;
-			best = cpu;
-		}
-	}
-	return best;
-}
-
-struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
-				   const char *namefmt, ...)
-{
-	struct task_struct *t;
-	unsigned long flags;
-	va_list ap;
-	void *mem;
-	int cpu;
-
-	might_sleep();
-	BUG_ON(!thread_mem_alloc);
-	cpu = pick_cpu();
-	mem = thread_mem_alloc(cpu, THREAD_SIZE);
-	if (!mem)
-		return ERR_PTR(-ENOMEM);
-	/* The task at the bottom of its stack, the overflow canary above. */
-	t = mem;
-	memset(t, 0, sizeof(*t));
-	t->stack = (char *)mem + sizeof(*t);
-	*(unsigned long *)t->stack = STACK_END_MAGIC;
-	t->state = TASK_UNINTERRUPTIBLE;
-	t->cpu = cpu;
-	t->usage = 1;
-	t->threadfn = threadfn;
-	t->data = data;
-	t->saved_preempt_count = 1;	/* the queue lock kthread_entry drops */
-	INIT_LIST_HEAD(&t->run_list);
-	va_start(ap, namefmt);
-	vsnprintf(t->comm, sizeof(t->comm), namefmt, ap);
-	va_end(ap);
-	arch_thread_init(&t->ctx, (char *)t->stack + sizeof(unsigned long),
-			 THREAD_SIZE - sizeof(*t) - sizeof(unsigned long),
-			 kthread_entry);
-
-	spin_lock_irqsave(&tasklist_lock, flags);
-	t->pid = ++last_pid;
-	list_add_tail(&t->tasks, &all_tasks);
-	threads_alive++;
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	return t;
-}
-
-void kthread_bind(struct task_struct *k, unsigned int cpu)
-{
-	BUG_ON(k->on_rq || k->state != TASK_UNINTERRUPTIBLE);
-	BUG_ON(cpu >= nr_cpu_ids || !cpu_online((int)cpu));
-	k->cpu = (int)cpu;
-	k->flags |= PF_THREAD_BOUND;
-}
-
-bool kthread_should_stop(void)
-{
-	return READ_ONCE(current->should_stop);
-}
-
-int kthread_stop(struct task_struct *k)
-{
-	struct completion done;
-	unsigned long flags;
-	bool exiting;
-	int ret;
-
-	init_completion(&done);
-	get_task_struct(k);
-	spin_lock_irqsave(&tasklist_lock, flags);
-	exiting = k->flags & PF_EXITING;
-	if (!exiting) {
-		k->vfork_done = &done;
-		WRITE_ONCE(k->should_stop, true);
-	}
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	if (!exiting) {
-		wake_up_process(k);
-		wait_for_completion(&done);
-	}
-	ret = k->exit_code;
-	put_task_struct(k);
-	return ret;
-}
-
-void do_exit(int code)
-{
-	struct task_struct *t = current;
-	struct completion *vfork_done;
-	unsigned long flags;
-
-	BUG_ON(t->flags & PF_IDLE);
-	t->exit_code = code;
-	spin_lock_irqsave(&tasklist_lock, flags);
-	t->flags |= PF_EXITING;
-	vfork_done = t->vfork_done;
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	__atomic_fetch_add(&threads_exiting, 1, __ATOMIC_RELAXED);
-	if (vfork_done)
-		complete(vfork_done);
-	set_current_state(TASK_DEAD);
-	schedule();
-	BUG();
-}
-
-void get_task_struct(struct task_struct *t)
-{
-	__atomic_fetch_add(&t->usage, 1, __ATOMIC_RELAXED);
-}
-
-void put_task_struct(struct task_struct *t)
-{
-	unsigned long flags;
-
-	if (__atomic_sub_fetch(&t->usage, 1, __ATOMIC_ACQ_REL))
-		return;
-	BUG_ON(t->flags & PF_IDLE);
-	BUG_ON(t->state != TASK_DEAD);
-	spin_lock_irqsave(&tasklist_lock, flags);
-	list_del(&t->tasks);
-	threads_alive--;
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	thread_mem_free(t, THREAD_SIZE);
-}
-
 /* ---- statistics ---- */
 
 unsigned long nr_context_switches(void)
@@ -496,38 +340,6 @@ unsigned long nr_context_switches(void)
 unsigned int nr_running_on(int cpu)
 {
 	return READ_ONCE(runqueues[cpu].nr_running);
-}
-
-unsigned int nr_threads(void)
-{
-	return READ_ONCE(threads_alive);
-}
-
-bool sched_wait_for_exited(unsigned long timeout)
-{
-	unsigned long end = jiffies + timeout;
-
-	while (__atomic_load_n(&threads_exiting, __ATOMIC_ACQUIRE)) {
-		if (time_after(jiffies, end))
-			return false;
-		schedule_timeout_uninterruptible(1);
-	}
-	return true;
-}
-
-void show_tasks(void)
-{
-	struct task_struct *t;
-	unsigned long flags;
-
-	spin_lock_irqsave(&tasklist_lock, flags);
-	pr_info("  PID CPU S   nvcsw  nivcsw COMMAND\n");
-	list_for_each_entry(t, &all_tasks, tasks)
-		pr_info("%5d %3d %c %7lu %7lu %s\n", t->pid, t->cpu,
-			t->state == TASK_RUNNING ? 'R' :
-			t->state == TASK_DEAD ? 'X' : 'D',
-			t->nvcsw, t->nivcsw, t->comm);
-	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
 /* ---- might_sleep ---- */

@@ -118,6 +118,13 @@ bool sched_wait_for_exited(unsigned long timeout);
 /* Prints every kernel thread: pid, CPU, state, switches. */
 void show_tasks(void);
 
+/* Between kernel/sched.c and kernel/kthread.c. */
+#define STACK_END_MAGIC 0x57AC6E9DUL
+/* Readies a new task to start in its thread function on this stack. */
+void sched_fork(struct task_struct *p, void *stack, size_t size);
+/* The scheduler is done with a dead task: drop its own reference. */
+void task_dead(struct task_struct *t);
+
 /* Task lifetime (the struct and stack are freed with the last reference). */
 void get_task_struct(struct task_struct *t);
 void put_task_struct(struct task_struct *t);
