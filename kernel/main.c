@@ -92,6 +92,8 @@ static int init_thread(void *unused)
 	failed = ktest_run_all();
 	show_mem_dumps();
 	show_slabinfo();
+	show_reclaim_stats();
+	show_tasks();
 	arch_exit(failed ? EXIT_FAILURE_STATUS : EXIT_ALL_PASSED);
 }
 

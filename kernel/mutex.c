@@ -14,6 +14,20 @@
  */
 #include "kernel/bug.h"
 #include "kernel/mutex.h"
+#include "kernel/printk.h"
+
+/* Misuse stops the kernel, naming the lock and both tasks. */
+static void __noreturn mutex_bug(const char *fn, struct mutex *lock,
+				 const char *what)
+{
+	struct task_struct *owner = READ_ONCE(lock->owner);
+
+	pr_emerg("BUG: %s: mutex %p %s (held by %s/%d, called by %s/%d)\n", fn,
+		 (void *)lock, what, owner ? owner->comm : "nobody",
+		 owner ? owner->pid : -1, current->comm, current->pid);
+	dump_stack();
+	panic("%s misuse", fn);
+}
 
 struct mutex_waiter {
 	struct list_head list;
@@ -36,7 +50,8 @@ void mutex_lock(struct mutex *lock)
 
 	might_sleep();
 	spin_lock_irqsave(&lock->wait_lock, flags);
-	BUG_ON(lock->owner == self);	/* recursive locking deadlocks */
+	if (lock->owner == self)
+		mutex_bug("mutex_lock", lock, "already held by this task: deadlock");
 	if (!lock->owner) {
 		lock->owner = self;
 		spin_unlock_irqrestore(&lock->wait_lock, flags);
@@ -77,7 +92,8 @@ void mutex_unlock(struct mutex *lock)
 	unsigned long flags;
 
 	spin_lock_irqsave(&lock->wait_lock, flags);
-	BUG_ON(lock->owner != current);
+	if (lock->owner != current)
+		mutex_bug("mutex_unlock", lock, "is not held by the caller");
 	if (!list_empty(&lock->wait_list)) {
 		struct mutex_waiter *w = list_first_entry(&lock->wait_list,
 							  struct mutex_waiter, list);

@@ -110,7 +110,7 @@ static void shrink_one(struct shrinker *s, gfp_t gfp_mask, int priority,
 		int left = s->shrink((int)this_scan, gfp_mask);
 
 		s->calls++;
-		stat_add(shrinker_calls, 1);
+		stat_add(slabs_scanned, this_scan);
 		if (left < 0)
 			break;
 		total_scan -= this_scan;
@@ -288,7 +288,7 @@ void get_reclaim_stats(struct reclaim_stats *st)
 	st->direct_calls = READ_ONCE(stats.direct_calls);
 	st->direct_reclaimed = READ_ONCE(stats.direct_reclaimed);
 	st->congestion_waits = READ_ONCE(stats.congestion_waits);
-	st->shrinker_calls = READ_ONCE(stats.shrinker_calls);
+	st->slabs_scanned = READ_ONCE(stats.slabs_scanned);
 	st->kswapd_wakeups = READ_ONCE(stats.kswapd_wakeups);
 	st->kswapd_reclaimed = READ_ONCE(stats.kswapd_reclaimed);
 }
@@ -303,6 +303,6 @@ void show_reclaim_stats(void)
 	pr_info("pgsteal_direct %lu\n", st.direct_reclaimed);
 	pr_info("pgsteal_kswapd %lu\n", st.kswapd_reclaimed);
 	pr_info("kswapd_wakeups %lu\n", st.kswapd_wakeups);
-	pr_info("slabs_scanned_calls %lu\n", st.shrinker_calls);
+	pr_info("slabs_scanned %lu\n", st.slabs_scanned);
 	pr_info("congestion_waits %lu\n", st.congestion_waits);
 }

@@ -67,7 +67,7 @@ struct reclaim_stats {
 	unsigned long direct_calls;	/* try_to_free_pages() (allocstall) */
 	unsigned long direct_reclaimed;	/* pages they freed */
 	unsigned long congestion_waits;	/* sleeps between retries */
-	unsigned long shrinker_calls;	/* shrink() calls that scanned */
+	unsigned long slabs_scanned;	/* objects shrinkers were asked to scan */
 	unsigned long kswapd_wakeups;	/* all nodes */
 	unsigned long kswapd_reclaimed;
 };
