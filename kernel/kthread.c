@@ -68,18 +68,16 @@ static int pick_cpu(void)
 	return best;
 }
 
-struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
-				   const char *namefmt, ...)
+static struct task_struct *create_thread(int (*threadfn)(void *data),
+					 void *data, int cpu,
+					 const char *namefmt, va_list ap)
 {
 	struct task_struct *t;
 	unsigned long flags;
-	va_list ap;
 	void *mem;
-	int cpu;
 
 	might_sleep();
 	BUG_ON(!thread_mem_alloc);
-	cpu = pick_cpu();
 	mem = thread_mem_alloc(cpu, THREAD_SIZE);
 	if (!mem)
 		return ERR_PTR(-ENOMEM);
@@ -94,9 +92,7 @@ struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
 	t->threadfn = threadfn;
 	t->data = data;
 	INIT_LIST_HEAD(&t->run_list);
-	va_start(ap, namefmt);
 	vsnprintf(t->comm, sizeof(t->comm), namefmt, ap);
-	va_end(ap);
 	sched_fork(t, (char *)t->stack + sizeof(unsigned long),
 		   THREAD_SIZE - sizeof(*t) - sizeof(unsigned long));
 
@@ -105,6 +101,34 @@ struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
 	list_add_tail(&t->tasks, &all_tasks);
 	threads_alive++;
 	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return t;
+}
+
+struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
+				   const char *namefmt, ...)
+{
+	struct task_struct *t;
+	va_list ap;
+
+	va_start(ap, namefmt);
+	t = create_thread(threadfn, data, pick_cpu(), namefmt, ap);
+	va_end(ap);
+	return t;
+}
+
+struct task_struct *kthread_create_on_cpu(int (*threadfn)(void *data),
+					  void *data, unsigned int cpu,
+					  const char *namefmt, ...)
+{
+	struct task_struct *t;
+	va_list ap;
+
+	BUG_ON(cpu >= nr_cpu_ids || !cpu_online((int)cpu));
+	va_start(ap, namefmt);
+	t = create_thread(threadfn, data, (int)cpu, namefmt, ap);
+	va_end(ap);
+	if (!IS_ERR(t))
+		t->flags |= PF_THREAD_BOUND;
 	return t;
 }
 

@@ -134,6 +134,11 @@ void do_exit(int code) __noreturn;
 struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
 				   const char *namefmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same, bound to cpu, its stack and task on cpu's node. */
+struct task_struct *kthread_create_on_cpu(int (*threadfn)(void *data),
+					  void *data, unsigned int cpu,
+					  const char *namefmt, ...)
+	__attribute__((format(printf, 4, 5)));
 #define kthread_run(threadfn, data, ...)                                    \
 	({                                                                   \
 		struct task_struct *__k =                                    \

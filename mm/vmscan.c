@@ -47,6 +47,7 @@
 #include "mm/internal.h"
 #include "mm/mmzone.h"
 #include "mm/slab.h"
+#include "mm/topology.h"
 #include "mm/vmscan.h"
 
 #define DEF_PRIORITY 12
@@ -264,16 +265,37 @@ void wakeup_kswapd(struct zone *zone, unsigned int order)
 		wake_up(&pgdat->kswapd_wait);
 }
 
+/* The first online CPU of node nid, or -1 when it has none. */
+static int node_first_cpu(int nid)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpu_to_node(cpu) == nid)
+			return cpu;
+	return -1;
+}
+
+/*
+ * Each node's kswapd runs on one of the node's own CPUs (and its stack
+ * is node-local), as Linux binds it; a node without CPUs gets one
+ * anywhere.
+ */
 void kswapd_init(void)
 {
 	int nid;
 
 	for_each_online_node(nid) {
 		pg_data_t *pgdat = NODE_DATA(nid);
+		int cpu = node_first_cpu(nid);
 		struct task_struct *k;
 
 		init_waitqueue_head(&pgdat->kswapd_wait);
-		k = kthread_create(kswapd, pgdat, "kswapd%d", nid);
+		if (cpu >= 0)
+			k = kthread_create_on_cpu(kswapd, pgdat, (unsigned int)cpu,
+						  "kswapd%d", nid);
+		else
+			k = kthread_create(kswapd, pgdat, "kswapd%d", nid);
 		if (IS_ERR(k))
 			panic("cannot start kswapd%d: %ld", nid, PTR_ERR(k));
 		pgdat->kswapd = k;
