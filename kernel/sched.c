@@ -346,9 +346,7 @@ unsigned int nr_running_on(int cpu)
 
 void __might_sleep(const char *file, int line, bool *reported)
 {
-	if (likely(!in_atomic() &&
-		   !arch_irqs_disabled_flags(arch_local_save_flags())) ||
-	    system_state != SYSTEM_RUNNING)
+	if (!might_sleep_invalid())
 		return;
 	__atomic_fetch_add(&might_sleep_count, 1, __ATOMIC_RELAXED);
 	if (__atomic_exchange_n(reported, true, __ATOMIC_RELAXED))

@@ -12,6 +12,7 @@
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
 
+#include "asm/irqflags.h"
 #include "asm/switch_to.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
@@ -157,10 +158,18 @@ int kthread_stop(struct task_struct *k);
  * once per call site (and counts every time), then goes on.
  */
 void __might_sleep(const char *file, int line, bool *reported);
+/* The inline test; the report is out of line. */
+static inline bool might_sleep_invalid(void)
+{
+	return system_state == SYSTEM_RUNNING &&
+	       (in_atomic() ||
+		arch_irqs_disabled_flags(arch_local_save_flags()));
+}
 #define might_sleep()                                                       \
 	do {                                                                 \
 		static bool __reported;                                      \
-		__might_sleep(__FILE__, __LINE__, &__reported);              \
+		if (unlikely(might_sleep_invalid()))                         \
+			__might_sleep(__FILE__, __LINE__, &__reported);      \
 	} while (0)
 #define might_sleep_if(cond)                                                \
 	do {                                                                 \

@@ -46,6 +46,7 @@ void host_cpu_relax(void)
 
 void arch_platform_init(unsigned int max_cpus)
 {
+	host_irq_init_this_cpu();
 	nr_cpu_ids = min(host_nr_cpus, max_cpus ? max_cpus : 1);
 	if (nr_cpu_ids > NR_CPUS)
 		nr_cpu_ids = NR_CPUS;
@@ -73,6 +74,7 @@ static void *cpu_thread(void *arg)
 {
 	host_cpu = (int)(long)arg;
 	host_irq_flags = 0;
+	host_irq_init_this_cpu();
 	set_bit((unsigned long)host_cpu, cpu_online_bits);
 	cpu_idle();
 	return NULL;

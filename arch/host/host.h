@@ -13,4 +13,7 @@ struct boot_info *host_boot_info(unsigned long mem_bytes, const char *cmdline);
 /* The number of "CPUs" (threads) the run was asked for. */
 extern unsigned int host_nr_cpus;
 
+/* Publishes this CPU thread's pending-interrupt word (arch/host/irq.c). */
+void host_irq_init_this_cpu(void);
+
 #endif

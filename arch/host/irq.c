@@ -36,7 +36,8 @@
 #define PEND_RESCHED 0x2u
 #define PEND_CALL 0x4u
 
-unsigned int host_pending[NR_CPUS];
+__thread unsigned int host_pending_self;
+unsigned int *host_pending[NR_CPUS];
 static unsigned int idle_waiting[NR_CPUS];
 static bool tick_on[NR_CPUS];
 static bool ticker_started;
@@ -47,21 +48,32 @@ static long futex(unsigned int *uaddr, int op, unsigned int val,
 	return syscall(SYS_futex, uaddr, op, val, timeout, NULL, 0);
 }
 
+/* The CPU's thread publishes its pending word as it starts. */
+void host_irq_init_this_cpu(void)
+{
+	__atomic_store_n(&host_pending[host_cpu], &host_pending_self,
+			 __ATOMIC_RELEASE);
+}
+
 static void kick(int cpu, unsigned int bit)
 {
-	__atomic_fetch_or(&host_pending[cpu], bit, __ATOMIC_SEQ_CST);
+	unsigned int *pending = __atomic_load_n(&host_pending[cpu],
+						__ATOMIC_ACQUIRE);
+
+	if (!pending)
+		return;
+	__atomic_fetch_or(pending, bit, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&idle_waiting[cpu], __ATOMIC_SEQ_CST))
-		futex(&host_pending[cpu], FUTEX_WAKE_PRIVATE, 1, NULL);
+		futex(pending, FUTEX_WAKE_PRIVATE, 1, NULL);
 }
 
 void host_deliver_irqs(void)
 {
-	int cpu = host_cpu;
 	unsigned int p;
 
 	if (!(host_irq_flags & HOST_IRQ_ENABLED))
 		return;
-	while ((p = __atomic_exchange_n(&host_pending[cpu], 0,
+	while ((p = __atomic_exchange_n(&host_pending_self, 0,
 					__ATOMIC_ACQ_REL))) {
 		host_irq_flags = 0;
 		irq_enter();
@@ -123,10 +135,10 @@ void arch_idle(void)
 	int cpu = host_cpu;
 	struct timespec timeout = { 0, 50 * 1000 * 1000 };
 
-	while (!__atomic_load_n(&host_pending[cpu], __ATOMIC_SEQ_CST)) {
+	while (!__atomic_load_n(&host_pending_self, __ATOMIC_SEQ_CST)) {
 		__atomic_store_n(&idle_waiting[cpu], 1, __ATOMIC_SEQ_CST);
-		if (!__atomic_load_n(&host_pending[cpu], __ATOMIC_SEQ_CST))
-			futex(&host_pending[cpu], FUTEX_WAIT_PRIVATE, 0,
+		if (!__atomic_load_n(&host_pending_self, __ATOMIC_SEQ_CST))
+			futex(&host_pending_self, FUTEX_WAIT_PRIVATE, 0,
 			      &timeout);
 		__atomic_store_n(&idle_waiting[cpu], 0, __ATOMIC_SEQ_CST);
 	}

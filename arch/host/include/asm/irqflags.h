@@ -19,13 +19,14 @@
 #define HOST_IRQ_ENABLED 1UL
 
 extern __thread unsigned long host_irq_flags;
-extern __thread int host_cpu;
-extern unsigned int host_pending[NR_CPUS];
+/* This CPU's pending interrupts; others reach it through host_pending[]. */
+extern __thread unsigned int host_pending_self;
+extern unsigned int *host_pending[NR_CPUS];
 void host_deliver_irqs(void);
 
 static inline void host_irq_check(void)
 {
-	if (unlikely(__atomic_load_n(&host_pending[host_cpu], __ATOMIC_RELAXED)))
+	if (unlikely(__atomic_load_n(&host_pending_self, __ATOMIC_RELAXED)))
 		host_deliver_irqs();
 }
 
