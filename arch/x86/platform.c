@@ -106,6 +106,11 @@ void arch_platform_init(unsigned int max_cpus)
 	set_cpus(max_cpus ? max_cpus : 1);
 }
 
+const struct acpi_info *acpi_boot_tables(void)
+{
+	return &acpi;
+}
+
 static int apic_to_cpu(unsigned int apic_id)
 {
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)

@@ -20,6 +20,7 @@
 #include "arch/x86/irq.h"
 #include "arch/x86/smp.h"
 #include "asm/apic.h"
+#include "asm/ioapic.h"
 #include "asm/irqflags.h"
 #include "asm/page.h"
 #include "asm/pgtable.h"
@@ -133,6 +134,7 @@ void arch_smp_boot_cpus(void *(*alloc_stack)(int cpu, size_t size))
 	lapic_setup_this_cpu();
 	set_vector_handler(CALL_FUNCTION_VECTOR, call_function_interrupt);
 	set_vector_handler(RESCHEDULE_VECTOR, reschedule_interrupt);
+	ioapic_init();
 	if (lapic_id() != cpu_apic_id[0])
 		pr_warn("smpboot: boot CPU's APIC id is %u, CPUID said %u\n",
 			lapic_id(), cpu_apic_id[0]);

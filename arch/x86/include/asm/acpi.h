@@ -333,4 +333,11 @@ int acpi_parse(struct acpi_info *info, acpi_map_t map, phys_addr_t rsdp_hint);
  */
 void acpi_print(const struct acpi_info *info);
 
+/*
+ * What arch_platform_init() read at boot (all zero when no tables were
+ * usable): the MADT's I/O APICs and interrupt source overrides for
+ * arch/x86/ioapic.c.
+ */
+const struct acpi_info *acpi_boot_tables(void);
+
 #endif /* ASM_ACPI_H */

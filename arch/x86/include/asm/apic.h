@@ -38,6 +38,7 @@
 #define APIC_TDR_DIV_16 0x3u
 
 /* Interrupt vectors the kernel uses (32..255 are free for interrupts). */
+#define ISA_IRQ_VECTOR(n) (0x30 + (n))	/* I/O APIC; the 8259s have 0x20-0x2F */
 #define LOCAL_TIMER_VECTOR 0xEF
 #define CALL_FUNCTION_VECTOR 0xFB
 #define RESCHEDULE_VECTOR 0xFC

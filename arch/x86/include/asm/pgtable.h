@@ -33,6 +33,7 @@
 enum fixed_addresses {
 	FIX_HOLE,
 	FIX_APIC_BASE,	/* the local APIC's registers, uncached */
+	FIX_IO_APIC_BASE,	/* the I/O APIC's registers, uncached */
 	FIX_KMAP_BEGIN,
 	FIX_KMAP_END = FIX_KMAP_BEGIN + KM_TYPE_NR * NR_CPUS - 1,
 	__end_of_fixed_addresses,
