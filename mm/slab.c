@@ -279,9 +279,20 @@ retry:
 	}
 	spin_unlock(&l3->list_lock);
 	if (!ac->avail) {
-		if (!cache_grow(cachep, flags, nid))
-			return NULL;
-		goto retry;
+		bool grown = cache_grow(cachep, flags, nid);
+
+		/*
+		 * A sleeping grow ran with interrupts on: a handler on this
+		 * CPU may have filled the array meanwhile, and refilling on
+		 * top of that would write past its limit (Linux 2.6's rule:
+		 * look again before refilling).
+		 */
+		ac = cpu_array(cachep);
+		if (!ac->avail) {
+			if (!grown)
+				return NULL;
+			goto retry;
+		}
 	}
 	ac->touched = 1;
 	return ac->entry[--ac->avail];
