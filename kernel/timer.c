@@ -45,7 +45,7 @@ void init_timers(void)
 void init_timer(struct timer_list *timer)
 {
 	INIT_LIST_HEAD(&timer->entry);
-	timer->cpu = -1;
+	timer->cpu = -1;	/* TIMER_NEVER_ARMED */
 }
 
 void setup_timer(struct timer_list *timer, void (*fn)(unsigned long),
@@ -98,48 +98,119 @@ void add_timer(struct timer_list *timer)
 	local_irq_restore(flags);
 }
 
+/*
+ * Locks the base a timer is on (or was last on) and returns it, with the
+ * timer's cpu known not to change until the lock is dropped (it changes
+ * only under the lock of the base it leaves); NULL for a timer never
+ * armed.  Linux's lock_timer_base().
+ */
+#define TIMER_NEVER_ARMED (-1)
+#define TIMER_MIGRATING (-2)	/* mod_timer() moves it between bases */
+
+static struct timer_base *lock_timer_base(struct timer_list *timer,
+					  unsigned long *flags)
+{
+	for (;;) {
+		int cpu = READ_ONCE(timer->cpu);
+		struct timer_base *base;
+
+		if (cpu == TIMER_NEVER_ARMED)
+			return NULL;
+		if (cpu == TIMER_MIGRATING) {
+			cpu_relax();
+			continue;
+		}
+		base = &bases[cpu];
+		spin_lock_irqsave(&base->lock, *flags);
+		if (timer->cpu == cpu)
+			return base;
+		spin_unlock_irqrestore(&base->lock, *flags);
+	}
+}
+
+/* base->lock held. */
+static int detach_timer(struct timer_base *base, struct timer_list *timer)
+{
+	assert_spin_locked(&base->lock);
+	if (!timer_pending(timer))
+		return 0;
+	list_del_init(&timer->entry);
+	return 1;
+}
+
 int del_timer(struct timer_list *timer)
 {
 	struct timer_base *base;
 	unsigned long flags;
-	int cpu = READ_ONCE(timer->cpu);
-	int ret = 0;
+	int ret;
 
-	if (cpu < 0)
+	base = lock_timer_base(timer, &flags);
+	if (!base)
 		return 0;
-	base = &bases[cpu];
-	spin_lock_irqsave(&base->lock, flags);
-	if (timer_pending(timer)) {
-		list_del_init(&timer->entry);
-		ret = 1;
-	}
+	ret = detach_timer(base, timer);
 	spin_unlock_irqrestore(&base->lock, flags);
 	return ret;
 }
 
+/*
+ * Pending and running are judged together, under the base's lock: a
+ * callback that re-arms its own timer cannot slip in between (Linux's
+ * try_to_del_timer_sync).  Waiting for a callback that runs on this CPU's
+ * own interrupt would never end: task context only, or another CPU's.
+ */
 int del_timer_sync(struct timer_list *timer)
 {
 	for (;;) {
-		int ret = del_timer(timer);
-		int cpu = READ_ONCE(timer->cpu);
+		struct timer_base *base;
+		unsigned long flags;
+		int ret = -1;
 
-		if (cpu < 0 || READ_ONCE(bases[cpu].running) != timer)
+		base = lock_timer_base(timer, &flags);
+		if (!base)
+			return 0;
+		if (base->running != timer)
+			ret = detach_timer(base, timer);
+		spin_unlock_irqrestore(&base->lock, flags);
+		if (ret >= 0)
 			return ret;
-		/* Its function runs on another CPU (never ours: we are not
-		 * in its interrupt), and may re-arm it: try again. */
-		BUG_ON(cpu == smp_processor_id() && in_irq());
+		BUG_ON(in_irq() && base == &bases[smp_processor_id()]);
 		cpu_relax();
 	}
 }
 
+/*
+ * Re-arms the timer in one step, under the lock of the base it is on: two
+ * mod_timer() calls, or one and the callback's own re-arm, cannot both
+ * add it.  It moves to this CPU's base unless its callback is running on
+ * its old one (del_timer_sync() watches that base); while it moves, its
+ * cpu says TIMER_MIGRATING and everyone else waits (Linux's __mod_timer).
+ */
 int mod_timer(struct timer_list *timer, unsigned long expires)
 {
-	int ret = del_timer(timer);
-	unsigned long flags;
+	struct timer_base *base, *new_base;
+	unsigned long flags, unused;
+	int ret = 0;
 
-	timer->expires = expires;
+	BUG_ON(!timer->function);
 	local_irq_save(flags);
-	add_timer_on(timer, smp_processor_id());
+	new_base = &bases[smp_processor_id()];
+	base = lock_timer_base(timer, &unused);
+	if (base) {
+		ret = detach_timer(base, timer);
+		if (base != new_base && base->running != timer) {
+			WRITE_ONCE(timer->cpu, TIMER_MIGRATING);
+			spin_unlock(&base->lock);
+			base = NULL;
+		}
+	}
+	if (!base) {
+		base = new_base;
+		spin_lock(&base->lock);
+		WRITE_ONCE(timer->cpu, smp_processor_id());
+	}
+	timer->expires = expires;
+	enqueue_timer(base, timer);
+	spin_unlock(&base->lock);
 	local_irq_restore(flags);
 	return ret;
 }
