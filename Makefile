@@ -106,7 +106,7 @@ HOST_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -fno-builtin \
 	       -DMM86_VERSION='"$(VERSION)"' $(HOST_SAN)
 HOST_LDLIBS := $(HOST_SAN) -pthread
 HOST_SUITES := lib cmdline multiboot e820 memblock buddy gfp zone pcp vmstat \
-	       highmem slab kmalloc smp_stress
+	       highmem slab kmalloc smp_stress irq_alloc
 HOST_SRCS   := $(filter-out lib/string.c,$(wildcard lib/*.c)) \
 	       $(addprefix kernel/,cmdline.c multiboot.c printk.c panic.c \
 				   smp.c percpu.c version.c kallsyms.c main.c \

@@ -57,10 +57,30 @@ void printk_bust_lock(void)
 	spin_lock_init(&logbuf_lock);
 }
 
+/* Both under logbuf_lock: a console is never half added or removed. */
 void register_console(const struct console *con)
 {
+	unsigned long flags = printk_lock();
+
 	if (nr_consoles < MAX_CONSOLES)
 		consoles[nr_consoles++] = con;
+	printk_unlock(flags);
+}
+
+void unregister_console(const struct console *con)
+{
+	unsigned long flags = printk_lock();
+
+	for (unsigned int i = 0; i < nr_consoles; i++) {
+		if (consoles[i] != con)
+			continue;
+		nr_consoles--;
+		memmove(&consoles[i], &consoles[i + 1],
+			(nr_consoles - i) * sizeof(consoles[0]));
+		consoles[nr_consoles] = NULL;
+		break;
+	}
+	printk_unlock(flags);
 }
 
 static void console_write(const char *s, size_t len)

@@ -34,12 +34,18 @@ int vprintk(const char *fmt, va_list args);
 /* No timestamp, no level: for KTAP and other machine-read output. */
 int printk_raw(const char *fmt, ...) __printf(1, 2);
 
-/* A console receives every byte printed (bytes, not lines). */
+/*
+ * A console receives every byte printed (bytes, not lines), under the
+ * log's lock with interrupts off: its write() must not printk.  Once
+ * unregister_console() has returned, write() is not running and will not
+ * be called again, so what it recorded may be read without a lock.
+ */
 struct console {
 	const char *name;
 	void (*write)(const char *s, size_t len);
 };
 void register_console(const struct console *con);
+void unregister_console(const struct console *con);
 
 /* Re-initialises the console lock: for panic, which cannot wait. */
 void printk_bust_lock(void);

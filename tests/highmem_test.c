@@ -12,8 +12,22 @@
  * With page_poison=1 the allocator itself uses KM_USER1 (and __GFP_ZERO
  * uses KM_USER0), so no case allocates or frees while it holds an atomic
  * slot.
+ *
+ * The window-full cases take every free slot of the pkmap window (those
+ * someone else holds stay theirs: the counts are relative to the slots
+ * in use when the case starts) and need LAST_PKMAP + 1 free HighMem
+ * pages; they skip without them.  kmap() then sleeps for a page that is
+ * not mapped - a thread does that one, and the case checks that it sleeps
+ * until a slot is given back - but not for a page that already has a
+ * slot.  Slots given back are stale until the window is flushed on every
+ * CPU, so mapping the whole window again flushes it.
  */
 #include "asm/pgtable.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
+#include "kernel/timer.h"
+#include "kernel/wait.h"
+#include "lib/err.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
 #include "mm/highmem.h"
@@ -24,6 +38,7 @@
 
 #define PKMAP_END (PKMAP_BASE + LAST_PKMAP * PAGE_SIZE)
 #define NR_MANY 64
+#define WAIT_JIFFIES (5 * HZ)	/* the longest wait for the kmap thread */
 
 static bool have_highmem(void)
 {
@@ -83,13 +98,17 @@ static struct page *get_highpage(struct ktest *t)
 	return page;
 }
 
+/* Writes seed's pattern into a mapped page. */
+static void write_pattern(u32 *p, u32 seed)
+{
+	for (unsigned int i = 0; i < PAGE_SIZE / sizeof(u32); i++)
+		p[i] = seed ^ (i * 2654435761u);
+}
+
 /* Fills a page through a kmap with a pattern derived from seed. */
 static void fill_page(struct page *page, u32 seed)
 {
-	u32 *p = kmap(page);
-
-	for (unsigned int i = 0; i < PAGE_SIZE / sizeof(u32); i++)
-		p[i] = seed ^ (i * 2654435761u);
+	write_pattern(kmap(page), seed);
 	kunmap(page);
 }
 
@@ -344,6 +363,231 @@ static void clear_highpage_highmem(struct ktest *t)
 	__free_page(page);
 }
 
+/* ---- the whole window ------------------------------------------------ */
+
+/* The pages of a full window (and one more), and where they are mapped. */
+static struct page *win_page[LAST_PKMAP + 1];
+static u32 *win_addr[LAST_PKMAP + 1];
+
+static void free_window_pages(unsigned int n)
+{
+	while (n-- > 0)
+		__free_page(win_page[n]);
+}
+
+/*
+ * n HighMem pages into win_page[], unmapped; skips the case when the
+ * HighMem zone has not that many free (GFP_HIGHUSER falls back to Normal).
+ */
+static void get_window_pages(struct ktest *t, unsigned int n)
+{
+	need_highmem(t);
+	for (unsigned int i = 0; i < n; i++) {
+		struct page *page = alloc_pages_node(highmem_node(),
+						     GFP_HIGHUSER, 0);
+
+		if (!page || !PageHighMem(page)) {
+			if (page)
+				__free_page(page);
+			free_window_pages(i);
+			ktest_skip(t, "fewer than LAST_PKMAP + 1 free HighMem pages");
+		}
+		win_page[i] = page;
+	}
+}
+
+/* kmaps win_page[first..first+n-1], each tagged with its index. */
+static void map_window(unsigned int first, unsigned int n)
+{
+	for (unsigned int i = first; i < first + n; i++) {
+		win_addr[i] = kmap(win_page[i]);
+		win_addr[i][0] = i;
+		win_addr[i][PAGE_SIZE / sizeof(u32) - 1] = ~i;
+	}
+}
+
+static void unmap_window(unsigned int first, unsigned int n)
+{
+	for (unsigned int i = first; i < first + n; i++)
+		kunmap(win_page[i]);
+}
+
+/* A thread that kmaps one page, writes a pattern through it and unmaps. */
+struct kmap_waiter {
+	struct page *page;
+	u32 seed;
+	u32 *addr;		/* where kmap() mapped it */
+	bool returned;		/* kmap() has returned */
+	struct completion done;	/* ... and the page is unmapped again */
+};
+
+static int kmap_waiter_fn(void *data)
+{
+	struct kmap_waiter *w = data;
+	u32 *p = kmap(w->page);
+
+	WRITE_ONCE(w->addr, p);
+	WRITE_ONCE(w->returned, true);
+	write_pattern(p, w->seed);
+	kunmap(w->page);
+	complete(&w->done);
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* Polls (bounded) until kmap() has slept more than before times. */
+static bool wait_for_kmap_sleep(unsigned long before)
+{
+	unsigned long end = jiffies + WAIT_JIFFIES;
+
+	while (kmap_sleeps() == before) {
+		if (time_after(jiffies, end))
+			return false;
+		msleep(1);
+	}
+	return true;
+}
+
+/*
+ * The window full, a thread's kmap() of one more page sleeps until the
+ * case gives a slot back, then gets that slot (the only free one: it was
+ * stale, so the window is flushed first) and maps the right page there.
+ */
+static void kmap_sleeps_when_window_full(struct ktest *t)
+{
+	static struct kmap_waiter w;
+	unsigned int start = kmap_slots_in_use(), n = LAST_PKMAP - start;
+	unsigned long sleeps = kmap_sleeps(), flushes;
+	struct task_struct *k;
+	int cpu, last_cpu = 0;
+	bool mapped;
+	void *freed;
+	u32 *p;
+
+	get_window_pages(t, n + 1);
+	map_window(0, n);
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), (unsigned int)LAST_PKMAP);
+
+	memset(&w, 0, sizeof(w));
+	w.page = win_page[n];
+	w.seed = 0x6b6d6170;	/* "kmap" */
+	init_completion(&w.done);
+	k = kthread_create(kmap_waiter_fn, &w, "kmap_waiter");
+	if (IS_ERR(k)) {
+		KTEST_FAIL(t, "kthread_create: %ld", PTR_ERR(k));
+		unmap_window(0, n);
+		free_window_pages(n + 1);
+		return;
+	}
+	for_each_online_cpu(cpu)
+		last_cpu = cpu;
+	kthread_bind(k, (unsigned int)last_cpu);
+	wake_up_process(k);
+
+	if (!wait_for_kmap_sleep(sleeps))
+		KTEST_FAIL(t, "kmap() did not sleep within %d s with the window full",
+			   WAIT_JIFFIES / HZ);
+	msleep(20);
+	KTEST_EXPECT_FALSE(t, READ_ONCE(w.returned));
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), (unsigned int)LAST_PKMAP);
+
+	/* One slot back: the sleeper takes it. */
+	flushes = kmap_window_flushes();
+	freed = win_addr[0];
+	kunmap(win_page[0]);
+	mapped = wait_for_completion_timeout(&w.done, WAIT_JIFFIES) != 0;
+	if (mapped) {
+		KTEST_EXPECT_PTR_EQ(t, w.addr, freed);
+		KTEST_EXPECT_GT(t, kmap_window_flushes(), flushes);
+		KTEST_EXPECT_EQ(t, kmap_sleeps(), sleeps + 1);
+		KTEST_EXPECT_NULL(t, page_address(w.page));
+		KTEST_EXPECT_EQ(t, kmap_slots_in_use(),
+				(unsigned int)LAST_PKMAP - 1);
+		p = kmap(w.page);
+		KTEST_EXPECT_EQ(t, check_pattern(p, w.seed), -1L);
+		kunmap(w.page);
+	} else {
+		KTEST_FAIL(t, "the sleeping kmap() did not take the slot given back within %d s",
+			   WAIT_JIFFIES / HZ);
+	}
+	unmap_window(1, n - 1);
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), start);
+	/* A thread still asleep has slots now: it must finish at the latest. */
+	if (mapped || wait_for_completion_timeout(&w.done, WAIT_JIFFIES)) {
+		kthread_stop(k);
+		free_window_pages(n + 1);
+	} else {
+		/* Stuck in kmap(): it keeps its page (and w is static). */
+		free_window_pages(n);
+	}
+}
+
+/* A page that has a slot gets it again at once, even with no slot free. */
+static void kmap_mapped_page_when_window_full(struct ktest *t)
+{
+	unsigned int start = kmap_slots_in_use(), n = LAST_PKMAP - start;
+	unsigned long sleeps = kmap_sleeps();
+	u32 *again;
+
+	get_window_pages(t, n);
+	map_window(0, n);
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), (unsigned int)LAST_PKMAP);
+
+	again = kmap(win_page[n / 2]);
+	KTEST_EXPECT_PTR_EQ(t, again, win_addr[n / 2]);
+	KTEST_EXPECT_EQ(t, again[0], n / 2);
+	KTEST_EXPECT_EQ(t, kmap_sleeps(), sleeps);
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), (unsigned int)LAST_PKMAP);
+	kunmap(win_page[n / 2]);
+	/* The first kmap still holds it. */
+	KTEST_EXPECT_PTR_EQ(t, page_address(win_page[n / 2]), win_addr[n / 2]);
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), (unsigned int)LAST_PKMAP);
+
+	unmap_window(0, n);
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), start);
+	free_window_pages(n);
+}
+
+/*
+ * Every slot the first round used is stale once it is unmapped, and
+ * there are no clean free ones left: the second round must flush the
+ * window before it can map anything.  It maps the pages in another order,
+ * and each reads its own tag through its new slot.
+ */
+static void kmap_flushes_stale_window(struct ktest *t)
+{
+	unsigned int start = kmap_slots_in_use(), n = LAST_PKMAP - start;
+	unsigned long flushes;
+	unsigned int wrong = 0;
+
+	get_window_pages(t, n);
+	map_window(0, n);
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), (unsigned int)LAST_PKMAP);
+	unmap_window(0, n);
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), start);
+
+	flushes = kmap_window_flushes();
+	for (unsigned int i = n; i-- > 0;)
+		win_addr[i] = kmap(win_page[i]);
+	KTEST_EXPECT_GT(t, kmap_window_flushes(), flushes);
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), (unsigned int)LAST_PKMAP);
+	for (unsigned int i = 0; i < n; i++)
+		if (win_addr[i][0] != i ||
+		    win_addr[i][PAGE_SIZE / sizeof(u32) - 1] != ~i)
+			wrong++;
+	KTEST_EXPECT_EQ(t, wrong, 0u);
+
+	unmap_window(0, n);
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), start);
+	free_window_pages(n);
+}
+
 static const struct ktest_case highmem_cases[] = {
 	KTEST_CASE(kmap_lowmem_is_page_address),
 	KTEST_CASE(clear_highpage_lowmem),
@@ -352,6 +596,9 @@ static const struct ktest_case highmem_cases[] = {
 	KTEST_CASE(kmap_atomic_two_slots),
 	KTEST_CASE(kmap_many),
 	KTEST_CASE(clear_highpage_highmem),
+	KTEST_CASE(kmap_sleeps_when_window_full),
+	KTEST_CASE(kmap_mapped_page_when_window_full),
+	KTEST_CASE(kmap_flushes_stale_window),
 	KTEST_END,
 };
 
