@@ -262,8 +262,11 @@ static void bad_arguments_are_refused(struct ktest *t)
 
 /*
  * Routed to the boot CPU for MEASURE_TICKS of windows: the PIT's rate,
- * within 50% to 150% of one interrupt per PIT_LATCH ticks of channel 2,
- * all of it on CPU 0 in interrupt context.
+ * within 25% to 150% of one interrupt per PIT_LATCH ticks of channel 2,
+ * all of it on CPU 0 in interrupt context.  The low bound is generous on
+ * purpose: an emulated PIT whose CPU thread is descheduled (TCG on a
+ * busy host) merges the ticks it missed, and 60% has been seen; a line
+ * routed wrong gives none, a level-triggered storm far more than 150%.
  */
 static void pit_rate_on_boot_cpu(struct ktest *t)
 {
@@ -284,7 +287,7 @@ static void pit_rate_on_boot_cpu(struct ktest *t)
 	ktest_printf(t, "%d interrupts in %llu us by channel 2 (%d windows, %d spoiled), %llu expected",
 		     n, ticks * 1000000 / PIT_TICK_RATE, windows, spoiled,
 		     expected);
-	KTEST_EXPECT_GE(t, (u64)n * 2, expected);
+	KTEST_EXPECT_GE(t, (u64)n * 4, expected);
 	KTEST_EXPECT_LE(t, (u64)n * 2, expected * 3 + 2);
 	KTEST_EXPECT_EQ(t, atomic_read_int(&hits[0]), total_hits());
 	KTEST_EXPECT_EQ(t, outside_irq, 0);
