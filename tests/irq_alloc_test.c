@@ -60,6 +60,7 @@
 #include "mm/gfp.h"
 #include "mm/mm.h"
 #include "mm/slab.h"
+#include "mm/slab_internal.h"
 #include "tests/ktest.h"
 
 #define NR_TICKS 50		/* callbacks per CPU */
@@ -573,9 +574,117 @@ static void gfp_kernel_in_handler_reports(struct ktest *t)
 	kmem_cache_free(test_cache, held);
 }
 
+/* ---- a handler refills the CPU array while a sleeping grow runs ---- */
+
+#define BURST 110		/* objects the tick takes, then gives back */
+#define GROWER_HOLD 3000	/* objects the thread takes per round */
+#define RACE_TIME (HZ / 2)
+
+static struct race {
+	struct kmem_cache *cache;
+	struct timer_list timer;
+	void *burst[BURST];
+	int held;
+	bool stop;
+	unsigned long overflows;	/* array seen above its limit */
+	unsigned int max_avail;
+	void *hold[GROWER_HOLD];
+} race;
+
+/* Takes BURST objects on one tick and frees them all on the next: the
+ * frees land in this CPU's array, up to its limit. */
+static void burst_tick(unsigned long unused)
+{
+	if (race.held == BURST) {
+		while (race.held)
+			kmem_cache_free(race.cache, race.burst[--race.held]);
+	} else {
+		while (race.held < BURST) {
+			void *obj = kmem_cache_alloc(race.cache, GFP_ATOMIC);
+
+			if (!obj)
+				break;
+			race.burst[race.held++] = obj;
+		}
+	}
+	if (!READ_ONCE(race.stop))
+		mod_timer(&race.timer, jiffies + 1);
+}
+
+/* Allocates with GFP_KERNEL, growing the cache (interrupts on), and
+ * looks at the array after every allocation. */
+static int grower(void *unused)
+{
+	struct array_cache *ac = race.cache->array[smp_processor_id()];
+
+	while (!kthread_should_stop()) {
+		int n;
+
+		for (n = 0; n < GROWER_HOLD; n++) {
+			unsigned long flags;
+
+			race.hold[n] = kmem_cache_alloc(race.cache, GFP_KERNEL);
+			local_irq_save(flags);
+			if (ac->avail > race.cache->limit)
+				race.overflows++;
+			race.max_avail = max(race.max_avail, ac->avail);
+			local_irq_restore(flags);
+			if (!race.hold[n])
+				break;
+		}
+		while (n)
+			kmem_cache_free(race.cache, race.hold[--n]);
+		kmem_cache_shrink(race.cache);
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * A regression test: cache_alloc_refill() once refilled the array after a
+ * sleeping grow without looking at it again, and an interrupt handler
+ * that had freed objects into it meanwhile made the refill write past
+ * the array's limit (into the next CPU's).  The tick frees a burst into
+ * CPU 0's array while a thread there grows the cache; the array must
+ * never hold more than its limit.
+ */
+static void refill_after_grow_respects_limit(struct ktest *t)
+{
+	struct task_struct *k;
+
+	memset(&race, 0, sizeof(race));
+	race.cache = kmem_cache_create("irq_alloc-race", 64, 0, 0, NULL);
+	KTEST_ASSERT_NOT_NULL(t, race.cache);
+	setup_timer(&race.timer, burst_tick, 0);
+	race.timer.expires = jiffies + 1;
+	add_timer(&race.timer);
+	k = kthread_create(grower, NULL, "irq_alloc-grow");
+	if (IS_ERR(k)) {
+		WRITE_ONCE(race.stop, true);
+		del_timer_sync(&race.timer);
+		kmem_cache_destroy(race.cache);
+		KTEST_FAIL(t, "no thread: %ld", PTR_ERR(k));
+		return;
+	}
+	kthread_bind(k, 0);
+	wake_up_process(k);
+	msleep(jiffies_to_msecs(RACE_TIME));
+	kthread_stop(k);
+	WRITE_ONCE(race.stop, true);
+	del_timer_sync(&race.timer);
+	while (race.held)
+		kmem_cache_free(race.cache, race.burst[--race.held]);
+	ktest_printf(t, "array above its limit %lu times; most held %u (limit %u)",
+		     race.overflows, race.max_avail, race.cache->limit);
+	KTEST_EXPECT_EQ(t, race.overflows, 0UL);
+	KTEST_EXPECT_LE(t, race.max_avail, race.cache->limit);
+	kmem_cache_destroy(race.cache);
+}
+
 static const struct ktest_case irq_alloc_cases[] = {
 	KTEST_CASE(atomic_in_tick_vs_kernel_threads),
 	KTEST_CASE(gfp_kernel_in_handler_reports),
+	KTEST_CASE(refill_after_grow_respects_limit),
 	KTEST_END,
 };
 
