@@ -170,7 +170,16 @@ int kthread_stop(struct task_struct *k)
 	return ret;
 }
 
-void do_exit(int code)
+/*
+ * The end of a thread: its exit code for kthread_stop(), then - with
+ * interrupts off, so that no tick can preempt a task already marked dead
+ * (it would stay queued, and the next task would free it while queued) -
+ * the last schedule().  done, when given, is completed only once the
+ * thread counts as exiting, so whoever waits on it and then counts
+ * threads (the tests' leak check waits for exiting ones) cannot see it
+ * alive.
+ */
+static void __noreturn exit_thread(struct completion *done, int code)
 {
 	struct task_struct *t = current;
 	struct completion *vfork_done;
@@ -183,11 +192,24 @@ void do_exit(int code)
 	vfork_done = t->vfork_done;
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	__atomic_fetch_add(&threads_exiting, 1, __ATOMIC_RELAXED);
+	if (done)
+		complete(done);
 	if (vfork_done)
 		complete(vfork_done);
-	set_current_state(TASK_DEAD);
+	arch_local_irq_disable();
+	__set_current_state(TASK_DEAD);
 	schedule();
 	BUG();
+}
+
+void do_exit(int code)
+{
+	exit_thread(NULL, code);
+}
+
+void kthread_complete_and_exit(struct completion *done, int code)
+{
+	exit_thread(done, code);
 }
 
 void get_task_struct(struct task_struct *t)
@@ -207,6 +229,7 @@ void put_task_struct(struct task_struct *t)
 	list_del(&t->tasks);
 	threads_alive--;
 	spin_unlock_irqrestore(&tasklist_lock, flags);
+	arch_thread_free(&t->ctx);
 	thread_mem_free(t, THREAD_SIZE);
 }
 
@@ -214,8 +237,11 @@ void put_task_struct(struct task_struct *t)
 /* The scheduler: t died and its CPU has left it for good. */
 void task_dead(struct task_struct *t)
 {
-	__atomic_fetch_sub(&threads_exiting, 1, __ATOMIC_RELEASE);
+	/* Freed (or left to kthread_stop()'s reference) before it stops
+	 * counting as exiting: a waiter for exited threads then sees it
+	 * gone.  t is not touched after the put. */
 	put_task_struct(t);
+	__atomic_fetch_sub(&threads_exiting, 1, __ATOMIC_RELEASE);
 }
 
 unsigned int nr_threads(void)

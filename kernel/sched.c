@@ -130,7 +130,8 @@ static void finish_task_switch(void)
 {
 	struct rq *rq = this_rq();
 	struct task_struct *prev = rq->prev;
-	bool dead = prev->state == TASK_DEAD;
+	/* Off the queue and dead: the task can never run again. */
+	bool dead = prev->state == TASK_DEAD && !prev->on_rq;
 
 	__spin_release(&rq->lock);
 	arch_local_irq_enable();
@@ -150,6 +151,7 @@ static void __noreturn report_atomic_schedule(struct task_struct *prev)
 void schedule(void)
 {
 	struct task_struct *prev, *next;
+	unsigned long *switch_count;
 	struct rq *rq;
 
 again:
@@ -162,12 +164,15 @@ again:
 	spin_lock(&rq->lock);
 	arch_this_cpu_write_4(__need_resched, 0);
 
+	/* Sleeping is a voluntary switch; anything else (preempted,
+	 * yielding) an involuntary one, as Linux counts them. */
+	switch_count = &prev->nivcsw;
 	if (prev->state != TASK_RUNNING &&
 	    !(preempt_count() & PREEMPT_ACTIVE)) {
 		BUG_ON(prev == rq->idle);
 		prev->on_rq = false;
 		rq->nr_running--;
-		prev->nvcsw++;
+		switch_count = &prev->nvcsw;
 	} else if (prev != rq->idle) {
 		list_add_tail(&prev->run_list, &rq->queue);
 	}
@@ -180,8 +185,8 @@ again:
 	}
 
 	if (next != prev) {
-		if (prev->state == TASK_RUNNING && prev != rq->idle)
-			prev->nivcsw++;
+		if (prev != rq->idle)
+			(*switch_count)++;
 		next->time_slice = SCHED_TIMESLICE;
 		rq->nr_switches++;
 		rq->curr = next;

@@ -130,6 +130,12 @@ void task_dead(struct task_struct *t);
 void get_task_struct(struct task_struct *t);
 void put_task_struct(struct task_struct *t);
 void do_exit(int code) __noreturn;
+/*
+ * Completes done and exits, in that order but as one step for whoever
+ * waits for done: the thread already counts as exiting (Linux's
+ * kthread_complete_and_exit).  For threads a waiter reaps by completion.
+ */
+void kthread_complete_and_exit(struct completion *done, int code) __noreturn;
 
 /* Kernel threads (kernel/kthread.c). */
 struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,

@@ -2,7 +2,10 @@
  * kernel/wait.c - wait queues and completions (see kernel/wait.h).
  *
  * Locking: wq->lock (irqsave: interrupt handlers wake queues) protects the
- * queue's list.  It is taken before a run-queue lock (__wake_up wakes
+ * queue's list, and a completion's count.  complete() counts and wakes
+ * under the one lock: once a waiter has seen the count it may free the
+ * completion (it is often on its stack), so complete() must be done with
+ * it by then.  It is taken before a run-queue lock (__wake_up wakes
  * tasks with it held), never after one.
  */
 #include "kernel/bug.h"
@@ -52,12 +55,13 @@ void finish_wait(wait_queue_head_t *wq, struct wait_queue_entry *wait)
 	}
 }
 
-void __wake_up(wait_queue_head_t *wq, unsigned int mode, int nr_exclusive)
+/* wq->lock held. */
+static void __wake_up_locked(wait_queue_head_t *wq, unsigned int mode,
+			     int nr_exclusive)
 {
 	struct wait_queue_entry *w, *tmp;
-	unsigned long flags;
 
-	spin_lock_irqsave(&wq->lock, flags);
+	assert_spin_locked(&wq->lock);
 	list_for_each_entry_safe(w, tmp, &wq->head, entry) {
 		bool exclusive = w->flags & WQ_FLAG_EXCLUSIVE;
 
@@ -65,6 +69,14 @@ void __wake_up(wait_queue_head_t *wq, unsigned int mode, int nr_exclusive)
 		    !--nr_exclusive)
 			break;
 	}
+}
+
+void __wake_up(wait_queue_head_t *wq, unsigned int mode, int nr_exclusive)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	__wake_up_locked(wq, mode, nr_exclusive);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
@@ -90,8 +102,8 @@ void complete(struct completion *x)
 	spin_lock_irqsave(&x->wait.lock, flags);
 	if (x->done != COMPLETE_ALL)
 		x->done++;
+	__wake_up_locked(&x->wait, TASK_NORMAL, 1);
 	spin_unlock_irqrestore(&x->wait.lock, flags);
-	__wake_up(&x->wait, TASK_NORMAL, 1);
 }
 
 void complete_all(struct completion *x)
@@ -100,8 +112,8 @@ void complete_all(struct completion *x)
 
 	spin_lock_irqsave(&x->wait.lock, flags);
 	x->done = COMPLETE_ALL;
+	__wake_up_locked(&x->wait, TASK_NORMAL, 0);
 	spin_unlock_irqrestore(&x->wait.lock, flags);
-	__wake_up(&x->wait, TASK_NORMAL, 0);
 }
 
 /* Takes one "done" if there is one.  x->wait.lock held. */
