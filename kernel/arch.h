@@ -128,6 +128,8 @@ struct thread_context;
 /* Prepares ctx to start entry() on the stack [stack, stack + size). */
 void arch_thread_init(struct thread_context *ctx, void *stack, size_t size,
 		      void (*entry)(void));
+/* The thread whose context this was is gone (its stack is freed next). */
+void arch_thread_free(struct thread_context *ctx);
 /* Saves this CPU's registers in prev and continues as next.  IRQs off. */
 void arch_switch_to(struct thread_context *prev, struct thread_context *next);
 

@@ -159,6 +159,15 @@ static inline void __sanitizer_finish_switch_fiber(void *fake, const void **bott
 						   size_t *size) {}
 #endif
 
+/* Valgrind must be told which memory is a stack, or it takes a switch
+ * to another thread's stack for wild reads. */
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define VALGRIND_STACK_REGISTER(start, end) 0
+#define VALGRIND_STACK_DEREGISTER(id)
+#endif
+
 static __thread struct thread_context *switching_to;
 
 /* A CPU thread's own stack: where its idle task runs. */
@@ -189,7 +198,13 @@ void arch_thread_init(struct thread_context *ctx, void *stack, size_t size,
 	ctx->stack = stack;
 	ctx->size = size;
 	ctx->entry = entry;
+	ctx->valgrind_id = VALGRIND_STACK_REGISTER(stack, (char *)stack + size);
 	makecontext(&ctx->uc, thread_start, 0);
+}
+
+void arch_thread_free(struct thread_context *ctx)
+{
+	VALGRIND_STACK_DEREGISTER(ctx->valgrind_id);
 }
 
 void arch_switch_to(struct thread_context *prev, struct thread_context *next)

@@ -27,3 +27,8 @@ void arch_thread_init(struct thread_context *ctx, void *stack, size_t size,
 	*--sp = 0;			/* %edi */
 	ctx->sp = (unsigned long)sp;
 }
+
+void arch_thread_free(struct thread_context *ctx)
+{
+	/* Nothing kept outside the stack. */
+}

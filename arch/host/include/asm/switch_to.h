@@ -14,6 +14,7 @@ struct thread_context {
 	void *stack;		/* its stack, for the address sanitizer; */
 	size_t size;		/* NULL until known (a CPU thread's own) */
 	void (*entry)(void);
+	unsigned int valgrind_id;	/* its stack, registered */
 };
 
 /* 64 KiB: sanitizer builds have large frames. */
