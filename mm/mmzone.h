@@ -145,7 +145,7 @@ typedef struct pglist_data {
 	bool kswapd_wanted;		/* a wake-up not yet acted on */
 	bool kswapd_active;		/* balancing now */
 	unsigned int kswapd_max_order;
-	unsigned long kswapd_wakeups;	/* wake-ups that found it asleep */
+	unsigned long kswapd_wakeups;	/* wake-ups with none pending */
 	unsigned long kswapd_runs;	/* balancing passes */
 	unsigned long kswapd_reclaimed;	/* pages it freed */
 } pg_data_t;

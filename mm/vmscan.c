@@ -125,14 +125,18 @@ static void shrink_one(struct shrinker *s, gfp_t gfp_mask, int priority,
 	s->nr = total_scan;
 }
 
-static void shrink_slab(gfp_t gfp_mask, int priority, unsigned long target)
+/*
+ * One pass over the shrinkers.  False when another reclaimer holds the
+ * list: it is freeing memory right now, which is progress of a kind.
+ */
+static bool shrink_slab(gfp_t gfp_mask, int priority, unsigned long target)
 {
 	struct shrinker *s;
 
 	if (priority == DEF_PRIORITY)
 		kmem_cache_reap_all_trylock();
 	if (!mutex_trylock(&shrinker_mutex))
-		return;
+		return false;
 	list_for_each_entry(s, &shrinker_list, list) {
 		if ((s->needs & gfp_mask) != s->needs) {
 			s->skipped++;
@@ -145,6 +149,7 @@ static void shrink_slab(gfp_t gfp_mask, int priority, unsigned long target)
 	mutex_unlock(&shrinker_mutex);
 	/* What was freed onto this CPU's lists counts for the watermarks. */
 	drain_local_pages();
+	return true;
 }
 
 unsigned long try_to_free_pages(struct zonelist *zl, gfp_t gfp_mask,
@@ -154,6 +159,7 @@ unsigned long try_to_free_pages(struct zonelist *zl, gfp_t gfp_mask,
 	struct reclaim_state rs = { 0 };
 	unsigned long target = max((unsigned long)SWAP_CLUSTER_MAX, 1UL << order);
 	unsigned int old_flags = p->flags;
+	bool contended = false;
 
 	might_sleep();
 	if (reclaim_disabled)
@@ -162,13 +168,20 @@ unsigned long try_to_free_pages(struct zonelist *zl, gfp_t gfp_mask,
 	p->flags |= PF_MEMALLOC;
 	p->reclaim_state = &rs;
 	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
-		shrink_slab(gfp_mask, priority, target);
+		contended |= !shrink_slab(gfp_mask, priority, target);
 		if (rs.reclaimed_pages >= target)
 			break;
 	}
 	p->reclaim_state = NULL;
 	p->flags = old_flags;
 	stat_add(direct_reclaimed, rs.reclaimed_pages);
+	/*
+	 * Another reclaimer (kswapd, another task) held the shrinkers: it
+	 * is freeing meanwhile, so this is worth a retry, not a failure
+	 * (2.6: "assume we'll be able to shrink next time").
+	 */
+	if (!rs.reclaimed_pages && contended)
+		return 1;
 	return rs.reclaimed_pages;
 }
 
@@ -216,13 +229,15 @@ static void balance_pgdat(pg_data_t *pgdat, struct reclaim_state *rs)
 		unsigned long need = pgdat_shortfall(pgdat, order);
 		unsigned long before = rs->reclaimed_pages;
 
-		if (!need)
+		if (!need || READ_ONCE(reclaim_disabled))
 			break;
 		shrink_slab(GFP_KERNEL, priority, before + need);
 		pgdat->kswapd_reclaimed += rs->reclaimed_pages - before;
 		stat_add(kswapd_reclaimed, rs->reclaimed_pages - before);
+		/* Nothing freed: give the tasks that free memory a moment
+		 * (not counted in congestion_waits, which are allocators'). */
 		if (rs->reclaimed_pages == before && priority < DEF_PRIORITY - 2)
-			congestion_wait(HZ / 10);
+			schedule_timeout_uninterruptible(HZ / 10);
 	}
 	WRITE_ONCE(pgdat->kswapd_active, false);
 }

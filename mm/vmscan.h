@@ -66,7 +66,7 @@ void kswapd_init(void);
 struct reclaim_stats {
 	unsigned long direct_calls;	/* try_to_free_pages() (allocstall) */
 	unsigned long direct_reclaimed;	/* pages they freed */
-	unsigned long congestion_waits;	/* sleeps between retries */
+	unsigned long congestion_waits;	/* allocators' sleeps between retries */
 	unsigned long slabs_scanned;	/* objects shrinkers were asked to scan */
 	unsigned long kswapd_wakeups;	/* all nodes */
 	unsigned long kswapd_reclaimed;
