@@ -1,0 +1,934 @@
+/*
+ * tests/reclaim_test.c - suite "reclaim": direct reclaim, kswapd and the
+ * page allocator's retry policy (mm/vmscan.c, mm/page_alloc.c), driven
+ * by a test cache of reclaimable pages (tests/reclaim_cache.c) whose
+ * three shrinkers - needing nothing, __GFP_IO, __GFP_IO | __GFP_FS -
+ * count every call.
+ *
+ * Every case starts from the floor: GFP_KERNEL has taken all it may from
+ * its zonelist (every node's lowmem zones; HighMem is never touched),
+ * biggest blocks first with reclaim off, and the suite holds what it
+ * took; then some pages of the home zone (the zonelist's first) are
+ * handed back and put into the cache, and the rest taken again.  The
+ * floor is exact, and checked: the last failing allocation drained the
+ * per-CPU lists, so the home zone has exactly pages_min free pages and
+ * every other zone its min plus its lowmem_reserve; what reclaim frees
+ * goes back to the home zone.
+ *
+ * The cases:
+ *  - gfp_kernel_succeeds_by_reclaiming: GFP_KERNEL fails at the floor
+ *    without reclaim; with it, order 0 succeeds after exactly one pass
+ *    and no sleep, the pages coming from the cache; order 3 too.
+ *  - nofs_never_calls_fs_shrinker, noio_calls_neither_io_nor_fs:
+ *    allocations of the mode until one fails: the classes the mode
+ *    allows are emptied by direct reclaim, the others never called (not
+ *    even to count) and left whole, one pass per allocation.
+ *  - atomic_never_reclaims_nor_sleeps: at the floor GFP_ATOMIC takes a
+ *    page GFP_KERNEL may not; with reclaim on it goes down to its own
+ *    floor (min halved, less a quarter) and fails there, never calling
+ *    reclaim or a shrinker, never sleeping, waking kswapd.
+ *  - kswapd_wakes_below_low_and_stops_at_high: one page above min wakes
+ *    the node's kswapd, which frees the zone to pages_high, by no more
+ *    than one shrinker batch (plus per-CPU list slop), and stops.
+ *  - noretry_fails_fast, repeat_retries_then_may_fail: the number of
+ *    passes and of sleeps is fixed by the retry policy for NORETRY, the
+ *    default (order <= 3 and above), and REPEAT, given how many pages
+ *    the cache holds: fewer than the order's watermark needs.
+ *  - nofail_waits_for_a_free: a thread's NOFAIL allocation reclaims in
+ *    vain and sleeps between retries until the case frees a block.
+ *  - bench_reclaim_cost: cycles of an order-0 allocation and free with
+ *    memory plentiful, and with one pass of direct reclaim.
+ *
+ * The oracles:
+ *  - reclaim_stats.direct_calls: one per pass of direct reclaim, by any
+ *    task; only the case (or its one helper thread) allocates.
+ *  - the allocating task's voluntary switches (nvcsw): congestion_wait()
+ *    is the only place the allocator sleeps, so they count its sleeps
+ *    between retries.  The global congestion_waits is no oracle for one
+ *    allocation: the kswapd that allocation woke adds its own waits.
+ *  - the cache's counts, by class and by caller (RC_DIRECT, RC_KSWAPD),
+ *    and its contract check: a shrinker called with a mask lacking what
+ *    it needs records a violation, and exit fails the case on any.
+ *  - the zone's free pages against its own pages_min/low/high.
+ *
+ * kswapd: init waits (bounded) for every kswapd to be idle and sets
+ * reclaim_disabled, which cases clear only where they want reclaim, so
+ * kswapd sleeps while the floor is built.  Any allocation below
+ * pages_low wakes it; it is kept out of the cache except in the kswapd
+ * case, or it would race the direct-reclaim cases for the pages and for
+ * the shrinker list, which reclaim only try-locks.  Its passes with no
+ * progress sleep HZ/10, which is most of the kswapd case's half second.
+ *
+ * nofail_waits_for_a_free runs its allocation in a kthread bound to CPU 0
+ * (the case's CPU, so the same zonelist) that only EXPECTs; exit gives
+ * the memory back first, then stops it.  Every wait is bounded.  What a
+ * case takes is on the held list or in the cache, both emptied by exit,
+ * so an ASSERT leaks nothing.
+ */
+#include "asm/timex.h"
+#include "kernel/sched.h"
+#include "kernel/timer.h"
+#include "kernel/wait.h"
+#include "lib/err.h"
+#include "lib/string.h"
+#include "mm/gfp.h"
+#include "mm/internal.h"
+#include "mm/mm.h"
+#include "mm/mmzone.h"
+#include "mm/slab.h"
+#include "mm/topology.h"
+#include "mm/vmscan.h"
+#include "tests/ktest.h"
+#include "tests/reclaim_cache.h"
+
+#define QUIET (__GFP_NORETRY | __GFP_NOWARN)
+#define FILL_GFP (GFP_KERNEL | QUIET)
+/* mm/vmscan.c: the most pages one shrink() call is asked to free. */
+#define SHRINK_BATCH 128UL
+#define WAIT_JIFFIES (5 * HZ)
+#define BENCH_SAMPLES 15
+
+static struct reclaim_cache cache;
+
+/* ---- pages held by the case --------------------------------------------- */
+
+static LIST_HEAD(held);
+
+static void hold(struct page *page, unsigned int order)
+{
+	page->owner_data[0] = order;
+	list_add_tail(&page->lru, &held);
+}
+
+static void unhold(struct page *page)
+{
+	unsigned int order = (unsigned int)page->owner_data[0];
+
+	list_del(&page->lru);
+	page->owner_data[0] = 0;
+	__free_pages(page, order);
+}
+
+static void release_held(void)
+{
+	while (!list_empty(&held))
+		unhold(list_first_entry(&held, struct page, lru));
+}
+
+/* ---- the floor ------------------------------------------------------------ */
+
+static void reclaim_on(void)
+{
+	WRITE_ONCE(reclaim_disabled, false);
+}
+
+static void reclaim_off(void)
+{
+	WRITE_ONCE(reclaim_disabled, true);
+}
+
+/* The zone GFP_KERNEL prefers here; the init thread stays on CPU 0. */
+static struct zone *home_zone(void)
+{
+	return node_zonelist(numa_node_id(), GFP_KERNEL)->zones[0];
+}
+
+/*
+ * Takes everything GFP_KERNEL may take, biggest blocks first.  Reclaim
+ * must be off: then each order fails after one pass of the slow path,
+ * whose drain of the per-CPU lists leaves every zone of the zonelist at
+ * its floor exactly.
+ */
+static void squeeze(void)
+{
+	for (int order = MAX_ORDER - 1; order >= 0; order--) {
+		struct page *page;
+
+		while ((page = alloc_pages(FILL_GFP, (unsigned int)order)))
+			hold(page, (unsigned int)order);
+	}
+}
+
+/* Frees one held block of zone z of this order that fits in room, if any. */
+static unsigned long give_back_one(struct zone *z, unsigned int order,
+				   unsigned long room)
+{
+	struct page *page;
+
+	if ((1UL << order) > room)
+		return 0;
+	list_for_each_entry(page, &held, lru) {
+		if (page->owner_data[0] == order && page_zone(page) == z) {
+			unhold(page);
+			return 1UL << order;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Frees held blocks of zone z until at least nr pages are back: blocks
+ * that fit first, largest first, then the smallest that is left.
+ */
+static unsigned long give_back(struct zone *z, unsigned long nr)
+{
+	unsigned long freed = 0, got;
+
+	for (int order = MAX_ORDER - 1; order >= 0 && freed < nr; order--)
+		while (freed < nr &&
+		       (got = give_back_one(z, (unsigned int)order, nr - freed)))
+			freed += got;
+	for (unsigned int order = 0; order < MAX_ORDER && freed < nr; order++)
+		freed += give_back_one(z, order, ~0UL);
+	return freed;
+}
+
+static void assert_floor(struct ktest *t)
+{
+	struct zone *z = home_zone();
+
+	KTEST_ASSERT_EQ(t, z->free_pages, z->pages_min);
+	KTEST_ASSERT_EQ(t, nr_pcp_pages(), 0UL);
+}
+
+static unsigned long total(const unsigned long nr[RC_NR_CLASSES])
+{
+	unsigned long n = 0;
+
+	for (int c = 0; c < RC_NR_CLASSES; c++)
+		n += nr[c];
+	return n;
+}
+
+/*
+ * Reclaim off: squeezes, puts nr[c] pages of the home zone in each class
+ * of the cache, squeezes again.  Skips when the home zone cannot spare
+ * that much.
+ */
+static void prepare(struct ktest *t, const unsigned long nr[RC_NR_CLASSES])
+{
+	unsigned long want = total(nr);
+
+	reclaim_off();
+	squeeze();
+	if (give_back(home_zone(), want) < want)
+		ktest_skip(t, "the home zone has too few pages above its floor for the cache");
+	for (int c = 0; c < RC_NR_CLASSES; c++)
+		KTEST_ASSERT_EQ(t, reclaim_cache_fill(&cache, c, nr[c], FILL_GFP),
+				nr[c]);
+	squeeze();
+	assert_floor(t);
+}
+
+/* ---- counters ---------------------------------------------------------------- */
+
+struct snap {
+	struct reclaim_stats rs;
+	struct reclaim_cache_stats cs;
+	unsigned long nvcsw;
+};
+
+static void snap(struct snap *s)
+{
+	get_reclaim_stats(&s->rs);
+	reclaim_cache_stats(&cache, &s->cs);
+	s->nvcsw = READ_ONCE(current->nvcsw);
+}
+
+#define DELTA(a, b, field) ((b)->field - (a)->field)
+
+static unsigned long freed_by(const struct snap *a, const struct snap *b,
+			      enum reclaim_caller who)
+{
+	unsigned long n = 0;
+
+	for (int c = 0; c < RC_NR_CLASSES; c++)
+		n += DELTA(a, b, cs.calls[c][who].freed);
+	return n;
+}
+
+static unsigned long calls_by(const struct snap *a, const struct snap *b,
+			      enum reclaim_caller who)
+{
+	unsigned long n = 0;
+
+	for (int c = 0; c < RC_NR_CLASSES; c++)
+		n += DELTA(a, b, cs.calls[c][who].scans) +
+		     DELTA(a, b, cs.calls[c][who].counts);
+	return n;
+}
+
+/* ---- kswapd ---------------------------------------------------------------- */
+
+/* Asleep in its wait_event() with no wake-up pending, not balancing. */
+static bool kswapd_idle(pg_data_t *pgdat)
+{
+	return !READ_ONCE(pgdat->kswapd_wanted) &&
+	       !READ_ONCE(pgdat->kswapd_active) &&
+	       waitqueue_active(&pgdat->kswapd_wait);
+}
+
+static bool all_kswapds_idle(void)
+{
+	int nid;
+
+	for_each_online_node(nid)
+		if (NODE_DATA(nid)->kswapd && !kswapd_idle(NODE_DATA(nid)))
+			return false;
+	return true;
+}
+
+/* Polls cond every 10 ms for at most timeout jiffies; its last value. */
+#define wait_until(cond, timeout)                                           \
+	({                                                                   \
+		unsigned long __end = jiffies + (timeout);                   \
+		bool __ok;                                                   \
+		while (!(__ok = (cond)) && time_before(jiffies, __end))      \
+			msleep(10);                                          \
+		__ok;                                                        \
+	})
+
+/* Between two balancing passes, in congestion_wait(): its only sleep there. */
+static bool kswapd_napping(pg_data_t *pgdat)
+{
+	return READ_ONCE(pgdat->kswapd_active) &&
+	       !READ_ONCE(pgdat->kswapd->on_rq);
+}
+
+static bool all_kswapds_quiet(void)
+{
+	int nid;
+
+	for_each_online_node(nid) {
+		pg_data_t *pgdat = NODE_DATA(nid);
+
+		if (pgdat->kswapd && !kswapd_idle(pgdat) &&
+		    !kswapd_napping(pgdat))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Reclaim on, at the floor, for a direct-reclaim step.  Direct reclaim
+ * only try-locks the shrinker list, so a kswapd holding it - woken by
+ * the very allocation under test, and preempted or stalled in its first
+ * passes - can leave a whole pass of direct reclaim with nothing.  So
+ * every kswapd the step would wake is woken first (a GFP_ATOMIC page
+ * taken and given back wakes them without reclaiming) and waited for
+ * until it naps HZ/10 between two passes, holding nothing; the cache
+ * tells it it has nothing to free, so it naps again after each pass.
+ */
+static void quiet_kswapds(struct ktest *t)
+{
+	struct page *page;
+
+	reclaim_on();
+	page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0);
+	KTEST_ASSERT_NOT_NULL(t, page);
+	__free_page(page);
+	drain_all_pages();
+	KTEST_ASSERT_TRUE(t, wait_until(all_kswapds_quiet(), WAIT_JIFFIES));
+	assert_floor(t);
+}
+
+/* ---- the helper thread ----------------------------------------------------- */
+
+struct nofail_helper {
+	struct task_struct *task;
+	struct completion go, done;
+	bool cancel;		/* exit: do not allocate, just finish */
+	bool allocating;	/* nvcsw below is set */
+	unsigned long nvcsw;	/* its voluntary switches before allocating */
+	bool got_page;
+};
+
+static struct nofail_helper nofail;
+
+static int nofail_fn(void *arg)
+{
+	struct nofail_helper *h = arg;
+
+	wait_for_completion(&h->go);
+	if (!READ_ONCE(h->cancel)) {
+		struct page *page;
+
+		h->nvcsw = current->nvcsw;
+		WRITE_ONCE(h->allocating, true);
+		page = alloc_pages(GFP_KERNEL | __GFP_NOFAIL, 0);
+		WRITE_ONCE(h->got_page, page != NULL);
+		if (page)
+			__free_page(page);
+	}
+	complete(&h->done);
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* Exit: the helper finishes (memory is back by now) and is reaped. */
+static void stop_nofail_helper(struct ktest *t)
+{
+	struct nofail_helper *h = &nofail;
+
+	if (!h->task)
+		return;
+	WRITE_ONCE(h->cancel, true);
+	complete_all(&h->go);
+	if (wait_for_completion_timeout(&h->done, WAIT_JIFFIES))
+		kthread_stop(h->task);
+	else
+		KTEST_FAIL(t, "the NOFAIL helper did not finish within %d s of memory coming back",
+			   WAIT_JIFFIES / HZ);
+	h->task = NULL;
+}
+
+/* ---- suite set-up ------------------------------------------------------------ */
+
+static int reclaim_init(struct ktest *t)
+{
+	reclaim_off();
+	INIT_LIST_HEAD(&held);
+	memset(&nofail, 0, sizeof(nofail));
+	kmem_cache_reap_all();
+	if (!wait_until(all_kswapds_idle(), WAIT_JIFFIES)) {
+		ktest_printf(t, "kswapd still busy after %d s", WAIT_JIFFIES / HZ);
+		reclaim_on();
+		return -1;
+	}
+	if (reclaim_cache_init(&cache)) {
+		reclaim_on();
+		return -1;
+	}
+	return 0;
+}
+
+static void reclaim_exit(struct ktest *t)
+{
+	struct reclaim_cache_stats st;
+
+	reclaim_off();
+	reclaim_cache_stats(&cache, &st);
+	for (int c = 0; c < RC_NR_CLASSES; c++)
+		if (st.violations[c])
+			KTEST_FAIL(t, "the %s shrinker was called %lu times with a mask lacking what it needs (first mode:%#x)",
+				   reclaim_class_names[c], st.violations[c],
+				   st.bad_gfp[c]);
+	reclaim_cache_destroy(&cache);
+	release_held();
+	stop_nofail_helper(t);
+	reclaim_on();
+	if (!wait_until(all_kswapds_idle(), WAIT_JIFFIES))
+		KTEST_FAIL(t, "kswapd still busy %d s after the case gave its memory back",
+			   WAIT_JIFFIES / HZ);
+}
+
+/* ---- direct reclaim ---------------------------------------------------------- */
+
+static void gfp_kernel_succeeds_by_reclaiming(struct ktest *t)
+{
+	static const unsigned long fill[RC_NR_CLASSES] = { 128, 128, 256 };
+	struct zone *z = home_zone();
+	struct snap a, b;
+	struct page *page;
+	unsigned long freed;
+
+	prepare(t, fill);
+	/* Without reclaim GFP_KERNEL gets nothing here. */
+	page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0);
+	if (page)
+		hold(page, 0);
+	KTEST_ASSERT_NULL(t, page);
+
+	quiet_kswapds(t);
+	snap(&a);
+	page = alloc_pages(GFP_KERNEL, 0);
+	snap(&b);
+	KTEST_ASSERT_NOT_NULL(t, page);
+	hold(page, 0);
+	/* One pass of direct reclaim, pages back, the page found at once. */
+	KTEST_EXPECT_EQ(t, DELTA(&a, &b, rs.direct_calls), 1UL);
+	KTEST_EXPECT_EQ(t, DELTA(&a, &b, nvcsw), 0UL);
+	freed = freed_by(&a, &b, RC_DIRECT);
+	KTEST_EXPECT_GT(t, freed, 0UL);
+	KTEST_EXPECT_GE(t, DELTA(&a, &b, rs.direct_reclaimed), freed);
+	KTEST_EXPECT_EQ(t, freed_by(&a, &b, RC_KSWAPD), 0UL);
+	KTEST_EXPECT_EQ(t, reclaim_cache_pages(&cache), total(fill) - freed);
+	KTEST_EXPECT_PTR_EQ(t, page_zone(page), z);
+	ktest_printf(t, "order 0: one pass freed %lu pages (NONE %lu, IO %lu, FS %lu)",
+		     freed, DELTA(&a, &b, cs.calls[RC_NONE][RC_DIRECT].freed),
+		     DELTA(&a, &b, cs.calls[RC_IO][RC_DIRECT].freed),
+		     DELTA(&a, &b, cs.calls[RC_FS][RC_DIRECT].freed));
+
+	/* Order 3 from the floor again: pages the cache frees merge. */
+	reclaim_off();
+	squeeze();
+	assert_floor(t);
+	quiet_kswapds(t);
+	snap(&a);
+	page = alloc_pages(GFP_KERNEL, 3);
+	snap(&b);
+	KTEST_ASSERT_NOT_NULL(t, page);
+	hold(page, 3);
+	KTEST_EXPECT_GE(t, DELTA(&a, &b, rs.direct_calls), 1UL);
+	KTEST_EXPECT_GT(t, freed_by(&a, &b, RC_DIRECT), 0UL);
+	KTEST_EXPECT_EQ(t, page_to_pfn(page) & 7, 0UL);
+	KTEST_EXPECT_PTR_EQ(t, page_zone(page), z);
+	ktest_printf(t, "order 3: passes of reclaim: %lu, pages freed: %lu",
+		     DELTA(&a, &b, rs.direct_calls), freed_by(&a, &b, RC_DIRECT));
+}
+
+/*
+ * From the floor with nr[] pages in the cache: allocations of mode gfp
+ * (reclaim on, the floor rebuilt before each) until one fails.  The
+ * classes the mask allows must be emptied by direct reclaim, the others
+ * never called by it, and the allocation that found nothing left fails
+ * after its one pass: one direct call per allocation, and no sleep.
+ */
+static void reclaim_only_allowed(struct ktest *t, gfp_t gfp,
+				 const unsigned long nr[RC_NR_CLASSES],
+				 const bool allowed[RC_NR_CLASSES])
+{
+	unsigned long allowed_pages = 0, ok = 0, calls = 0, sleeps = 0;
+	struct page *page = NULL;
+	struct snap a, b, s0, s1;
+
+	prepare(t, nr);
+	for (int c = 0; c < RC_NR_CLASSES; c++)
+		if (allowed[c])
+			allowed_pages += nr[c];
+	snap(&a);
+	/* Each success freed a page at least: a bounded loop. */
+	for (unsigned long i = 0; i <= allowed_pages; i++) {
+		quiet_kswapds(t);
+		snap(&s0);
+		page = alloc_pages(gfp | __GFP_NOWARN, 0);
+		snap(&s1);
+		reclaim_off();
+		calls += DELTA(&s0, &s1, rs.direct_calls);
+		sleeps += DELTA(&s0, &s1, nvcsw);
+		if (!page)
+			break;
+		hold(page, 0);
+		ok++;
+		squeeze();
+	}
+	snap(&b);
+	KTEST_EXPECT_NULL(t, page);
+	KTEST_EXPECT_GT(t, ok, 0UL);
+	KTEST_EXPECT_EQ(t, calls, ok + 1);
+	KTEST_EXPECT_EQ(t, sleeps, 0UL);
+	for (int c = 0; c < RC_NR_CLASSES; c++) {
+		const struct reclaim_calls *ca = &a.cs.calls[c][RC_DIRECT];
+		const struct reclaim_calls *cb = &b.cs.calls[c][RC_DIRECT];
+
+		if (allowed[c]) {
+			KTEST_EXPECT_EQ(t, b.cs.nr_pages[c], 0UL);
+			KTEST_EXPECT_GT(t, cb->scans, ca->scans);
+			KTEST_EXPECT_EQ(t, cb->freed - ca->freed, nr[c]);
+			KTEST_EXPECT_EQ(t, cb->last_gfp, gfp | __GFP_NOWARN);
+		} else {
+			/* Skipped: not even asked to count. */
+			KTEST_EXPECT_EQ(t, b.cs.nr_pages[c], nr[c]);
+			KTEST_EXPECT_EQ(t, cb->scans, ca->scans);
+			KTEST_EXPECT_EQ(t, cb->counts, ca->counts);
+		}
+		KTEST_EXPECT_EQ(t, b.cs.violations[c], 0UL);
+	}
+	ktest_printf(t, "mode:%#x: allocations served by reclaim: %lu, then NULL with %lu pages left in the classes it may not shrink",
+		     gfp, ok, reclaim_cache_pages(&cache));
+}
+
+static void nofs_never_calls_fs_shrinker(struct ktest *t)
+{
+	/* NONE below SWAP_CLUSTER_MAX: the first pass must go on to IO. */
+	static const unsigned long nr[RC_NR_CLASSES] = { 8, 128, 128 };
+	static const bool allowed[RC_NR_CLASSES] = { true, true, false };
+
+	reclaim_only_allowed(t, GFP_NOFS, nr, allowed);
+}
+
+static void noio_calls_neither_io_nor_fs(struct ktest *t)
+{
+	static const unsigned long nr[RC_NR_CLASSES] = { 64, 128, 128 };
+	static const bool allowed[RC_NR_CLASSES] = { true, false, false };
+
+	reclaim_only_allowed(t, GFP_NOIO, nr, allowed);
+}
+
+/* Pages the zones of the GFP_KERNEL zonelist hold, free or on CPU lists. */
+static unsigned long zonelist_free(void)
+{
+	struct zone **zp = node_zonelist(numa_node_id(), GFP_KERNEL)->zones;
+	unsigned long n = nr_pcp_pages();
+
+	for (; *zp; zp++)
+		n += READ_ONCE((*zp)->free_pages);
+	return n;
+}
+
+static void atomic_never_reclaims_nor_sleeps(struct ktest *t)
+{
+	static const unsigned long fill[RC_NR_CLASSES] = { 64, 64, 64 };
+	struct zone *z = home_zone();
+	pg_data_t *pgdat = z->zone_pgdat;
+	unsigned long min = z->pages_min, wakeups, bound, ok = 0;
+	/* GFP_ATOMIC's floor: min halved (__GFP_HIGH), a quarter less again. */
+	unsigned long floor = (min - min / 2) - (min - min / 2) / 4;
+	struct snap a, b;
+	struct page *page;
+
+	prepare(t, fill);
+
+	/*
+	 * Reclaim off, kswapd asleep: exact.  GFP_KERNEL may not take the
+	 * home zone below pages_min; GFP_ATOMIC may.
+	 */
+	page = alloc_pages(GFP_KERNEL | QUIET, 0);
+	if (page)
+		hold(page, 0);
+	KTEST_ASSERT_NULL(t, page);
+	KTEST_EXPECT_EQ(t, z->free_pages, min);
+	page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0);
+	KTEST_ASSERT_NOT_NULL(t, page);
+	hold(page, 0);
+	KTEST_EXPECT_PTR_EQ(t, page_zone(page), z);
+	KTEST_EXPECT_LT(t, z->free_pages, min);
+	/* One page below min; the rest of its batch is on this CPU's list. */
+	KTEST_EXPECT_EQ(t, z->free_pages + nr_pcp_pages(), min - 1);
+	page = alloc_pages(GFP_KERNEL | QUIET, 0);
+	if (page)
+		hold(page, 0);
+	KTEST_EXPECT_NULL(t, page);
+	KTEST_EXPECT_EQ(t, z->free_pages, min - 1);
+
+	/*
+	 * Reclaim on, pages in every class: GFP_ATOMIC takes the reserve
+	 * down to its own floor and then fails - without reclaiming, without
+	 * sleeping, waking kswapd instead.
+	 */
+	wakeups = READ_ONCE(pgdat->kswapd_wakeups);
+	bound = zonelist_free() + 1;
+	reclaim_on();
+	snap(&a);
+	while (ok < bound && (page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0))) {
+		hold(page, 0);
+		ok++;
+	}
+	snap(&b);
+	KTEST_EXPECT_NULL(t, page);
+	KTEST_EXPECT_GT(t, ok, 0UL);
+	KTEST_EXPECT_EQ(t, DELTA(&a, &b, rs.direct_calls), 0UL);
+	KTEST_EXPECT_EQ(t, calls_by(&a, &b, RC_DIRECT), 0UL);
+	KTEST_EXPECT_EQ(t, DELTA(&a, &b, nvcsw), 0UL);
+	KTEST_EXPECT_GE(t, READ_ONCE(pgdat->kswapd_wakeups) - wakeups, 1UL);
+	KTEST_EXPECT_EQ(t, reclaim_cache_pages(&cache), total(fill));
+	KTEST_EXPECT_EQ(t, z->free_pages, floor);
+	ktest_printf(t, "%s: min %lu; GFP_ATOMIC took %lu more pages, down to %lu free (its floor %lu), then failed",
+		     z->name, min, ok, z->free_pages, floor);
+}
+
+/* ---- kswapd ------------------------------------------------------------------ */
+
+static void kswapd_wakes_below_low_and_stops_at_high(struct ktest *t)
+{
+	struct zone *z = home_zone(), *o;
+	pg_data_t *pgdat = z->zone_pgdat;
+	unsigned long fill[RC_NR_CLASSES] = { 0 };
+	unsigned long start;
+	unsigned long wakeups, runs, reclaimed, kfreed, slop;
+	struct snap a, b;
+	struct page *page;
+	bool idle;
+
+	if (z->pages_low <= z->pages_min)
+		ktest_skip(t, "no room between pages_min and pages_low");
+	/* Enough for kswapd to reach high and some batches to spare. */
+	fill[RC_FS] = 2 * (z->pages_high - z->pages_min) + 4 * SHRINK_BATCH;
+	prepare(t, fill);
+	/*
+	 * The cache holds only pages of the home zone: kswapd can balance
+	 * the node only if its other zones already are (at their floors,
+	 * ZONE_DMA keeps lowmem_reserve pages, far above its high mark).
+	 */
+	for_each_zone_in_node(o, pgdat)
+		if (o != z && populated_zone(o) &&
+		    !zone_watermark_ok(o, 0, o->pages_high, 0, 0))
+			ktest_skip(t, "another zone of the node sits below its high watermark at the floor");
+
+	/*
+	 * One page above min, below low: the first pass fails, the second
+	 * does not.  As low as that, so that stopping anywhere short of
+	 * high shows, as far as the batch size lets it.
+	 */
+	KTEST_ASSERT_EQ(t, reclaim_cache_release(&cache, RC_FS, 1), 1UL);
+	drain_all_pages();
+	start = z->free_pages;
+	KTEST_ASSERT_EQ(t, start, z->pages_min + 1);
+	reclaim_cache_allow_kswapd(&cache, pgdat->node_id);
+	wakeups = READ_ONCE(pgdat->kswapd_wakeups);
+	runs = READ_ONCE(pgdat->kswapd_runs);
+	reclaimed = READ_ONCE(pgdat->kswapd_reclaimed);
+
+	reclaim_on();
+	snap(&a);
+	page = alloc_pages(GFP_KERNEL, 0);
+	/* The rest of the batch it took waits on this CPU's list. */
+	slop = nr_pcp_pages();
+	KTEST_ASSERT_NOT_NULL(t, page);
+	hold(page, 0);
+	KTEST_EXPECT_EQ(t, READ_ONCE(pgdat->kswapd_wakeups) - wakeups, 1UL);
+	idle = wait_until(kswapd_idle(pgdat), WAIT_JIFFIES);
+	snap(&b);
+	KTEST_ASSERT_TRUE(t, idle);
+
+	/* kswapd did the work, not the allocating task. */
+	KTEST_EXPECT_EQ(t, DELTA(&a, &b, rs.direct_calls), 0UL);
+	KTEST_EXPECT_EQ(t, calls_by(&a, &b, RC_DIRECT), 0UL);
+	KTEST_EXPECT_GE(t, READ_ONCE(pgdat->kswapd_runs) - runs, 1UL);
+	kfreed = freed_by(&a, &b, RC_KSWAPD);
+	KTEST_EXPECT_GT(t, kfreed, 0UL);
+	KTEST_EXPECT_GE(t, READ_ONCE(pgdat->kswapd_reclaimed) - reclaimed, kfreed);
+	KTEST_EXPECT_EQ(t, b.cs.calls[RC_FS][RC_KSWAPD].last_gfp &
+			   (__GFP_IO | __GFP_FS), __GFP_IO | __GFP_FS);
+	/*
+	 * Balanced, and no further: each pass stops once it has freed the
+	 * node's shortfall (to pages_high + 1), within one shrinker call of
+	 * at most SHRINK_BATCH pages, and the cache's pages all belong to
+	 * this zone.  Each pass drains kswapd's CPU's per-CPU lists, which
+	 * adds the slop above when kswapd shares this CPU.
+	 */
+	KTEST_EXPECT_TRUE(t, zone_watermark_ok(z, 0, z->pages_high, 0, 0));
+	KTEST_EXPECT_LE(t, z->free_pages, z->pages_high + SHRINK_BATCH + slop);
+	KTEST_EXPECT_GT(t, reclaim_cache_pages(&cache), 0UL);
+	ktest_printf(t, "%s: min %lu low %lu high %lu; woken at %lu free, kswapd freed %lu and stopped at %lu (bound %lu), leaving %lu in the cache",
+		     z->name, z->pages_min, z->pages_low, z->pages_high, start,
+		     kfreed, z->free_pages, z->pages_high + SHRINK_BATCH + slop,
+		     reclaim_cache_pages(&cache));
+}
+
+/* ---- the retry policy ---------------------------------------------------------- */
+
+struct attempt {
+	struct page *page;
+	unsigned long calls;	/* passes of direct reclaim */
+	unsigned long sleeps;	/* congestion waits (voluntary switches) */
+	unsigned long freed;	/* pages direct reclaim took from the cache */
+};
+
+/*
+ * One allocation of 2^order pages of mode gfp, reclaim on, from the
+ * floor with nr pages in the cache: too few for the order's watermark
+ * (free - 2^order + 1 > pages_min) whenever nr < 2^order.  The cache is
+ * empty at the start, as each attempt leaves it.
+ */
+static void attempt(struct ktest *t, gfp_t gfp, unsigned int order,
+		    unsigned long nr, struct attempt *r)
+{
+	struct snap a, b;
+
+	reclaim_off();
+	KTEST_ASSERT_EQ(t, reclaim_cache_pages(&cache), 0UL);
+	KTEST_ASSERT_GE(t, give_back(home_zone(), nr), nr);
+	KTEST_ASSERT_EQ(t, reclaim_cache_fill(&cache, RC_FS, nr, FILL_GFP), nr);
+	squeeze();
+	assert_floor(t);
+	quiet_kswapds(t);
+	snap(&a);
+	r->page = alloc_pages(gfp | __GFP_NOWARN, order);
+	snap(&b);
+	reclaim_off();
+	if (r->page)
+		hold(r->page, order);
+	r->calls = DELTA(&a, &b, rs.direct_calls);
+	r->sleeps = DELTA(&a, &b, nvcsw);
+	r->freed = freed_by(&a, &b, RC_DIRECT);
+	/* What was not reclaimed goes, so that the next attempt starts empty. */
+	reclaim_cache_release_all(&cache);
+}
+
+#define EXPECT_ATTEMPT(t, r, calls_, sleeps_, freed_)                       \
+	do {                                                                 \
+		KTEST_EXPECT_NULL(t, (r)->page);                             \
+		KTEST_EXPECT_EQ(t, (r)->calls, (unsigned long)(calls_));     \
+		KTEST_EXPECT_EQ(t, (r)->sleeps, (unsigned long)(sleeps_));   \
+		KTEST_EXPECT_EQ(t, (r)->freed, (unsigned long)(freed_));     \
+	} while (0)
+
+static void noretry_fails_fast(struct ktest *t)
+{
+	static const unsigned long none[RC_NR_CLASSES];
+	struct attempt r;
+
+	prepare(t, none);
+	/* Nothing reclaimable: one pass, nothing freed, no sleep. */
+	attempt(t, GFP_KERNEL | __GFP_NORETRY, 0, 0, &r);
+	EXPECT_ATTEMPT(t, &r, 1, 0, 0);
+	/*
+	 * Progress, but too little for order 3: NORETRY still stops after
+	 * one pass, where the default for order <= 3 sleeps and retries
+	 * (and gives up on the pass that finds nothing more).
+	 */
+	attempt(t, GFP_KERNEL | __GFP_NORETRY, 3, 4, &r);
+	EXPECT_ATTEMPT(t, &r, 1, 0, 4);
+	attempt(t, GFP_KERNEL, 3, 4, &r);
+	EXPECT_ATTEMPT(t, &r, 2, 1, 4);
+}
+
+static void repeat_retries_then_may_fail(struct ktest *t)
+{
+	static const unsigned long none[RC_NR_CLASSES];
+	struct attempt r;
+
+	prepare(t, none);
+	/*
+	 * Order 4 with 8 reclaimable pages: the first pass frees them all,
+	 * fewer than the 16 asked for, so REPEAT sleeps and tries again; the
+	 * second pass frees nothing and it fails.  Without REPEAT an order
+	 * above 3 gets one pass.
+	 */
+	attempt(t, GFP_KERNEL | __GFP_REPEAT, 4, 8, &r);
+	EXPECT_ATTEMPT(t, &r, 2, 1, 8);
+	attempt(t, GFP_KERNEL, 4, 8, &r);
+	EXPECT_ATTEMPT(t, &r, 1, 0, 8);
+}
+
+static void nofail_waits_for_a_free(struct ktest *t)
+{
+	static const unsigned long none[RC_NR_CLASSES];
+	struct nofail_helper *h = &nofail;
+	struct task_struct *k;
+	struct snap a, b;
+	bool retried;
+
+	/* Its stack first: nothing is left once the floor is built. */
+	init_completion(&h->go);
+	init_completion(&h->done);
+	k = kthread_create(nofail_fn, h, "reclaim_nofail");
+	KTEST_ASSERT_FALSE(t, IS_ERR(k));
+	kthread_bind(k, 0);
+	h->task = k;
+	wake_up_process(k);
+
+	prepare(t, none);
+	reclaim_on();
+	snap(&a);
+	complete(&h->go);
+	/* Reclaimed in vain and slept between retries, at least twice. */
+	retried = wait_until(READ_ONCE(h->allocating) &&
+				     READ_ONCE(k->nvcsw) - h->nvcsw >= 2,
+			     WAIT_JIFFIES);
+	snap(&b);
+	KTEST_EXPECT_TRUE(t, retried);
+	KTEST_EXPECT_FALSE(t, completion_done(&h->done));
+	KTEST_EXPECT_GE(t, DELTA(&a, &b, rs.direct_calls), 2UL);
+	KTEST_EXPECT_GE(t, DELTA(&a, &b, rs.congestion_waits), 2UL);
+	KTEST_EXPECT_EQ(t, DELTA(&a, &b, rs.direct_reclaimed), 0UL);
+	ktest_printf(t, "still waiting after %lu passes of reclaim and %lu sleeps",
+		     DELTA(&a, &b, rs.direct_calls), READ_ONCE(k->nvcsw) - h->nvcsw);
+
+	/* One block back: its next retry takes it. */
+	KTEST_EXPECT_GE(t, give_back(home_zone(), 1), 1UL);
+	if (!wait_for_completion_timeout(&h->done, WAIT_JIFFIES)) {
+		KTEST_FAIL(t, "the NOFAIL allocation did not succeed within %d s of a free",
+			   WAIT_JIFFIES / HZ);
+		return;
+	}
+	KTEST_EXPECT_TRUE(t, READ_ONCE(h->got_page));
+	kthread_stop(k);
+	h->task = NULL;
+}
+
+/* ---- cost ---------------------------------------------------------------------- */
+
+static u64 median(u64 *v, unsigned int n)
+{
+	for (unsigned int i = 1; i < n; i++) {
+		u64 x = v[i];
+		unsigned int j = i;
+
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	return v[n / 2];
+}
+
+/* Cycles of one order-0 GFP_KERNEL allocation and its free; 0 if NULL. */
+static u64 timed_alloc_free(void)
+{
+	cycles_t start = get_cycles();
+	struct page *page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0);
+
+	if (!page)
+		return 0;
+	__free_page(page);
+	return get_cycles() - start;
+}
+
+static void bench_reclaim_cost(struct ktest *t)
+{
+	static const unsigned long fill[RC_NR_CLASSES] = { 0, 0, 512 };
+	u64 plain[BENCH_SAMPLES], reclaiming[BENCH_SAMPLES], p, r;
+	unsigned long failed = 0, not_one_pass = 0;
+	struct snap a, b;
+
+	/* Memory plentiful: no reclaim at all. */
+	reclaim_on();
+	snap(&a);
+	for (int i = 0; i < BENCH_SAMPLES; i++)
+		failed += !(plain[i] = timed_alloc_free());
+	snap(&b);
+	KTEST_EXPECT_EQ(t, DELTA(&a, &b, rs.direct_calls), 0UL);
+
+	/* From the floor: each allocation reclaims once. */
+	prepare(t, fill);
+	for (int i = 0; i < BENCH_SAMPLES; i++) {
+		/* Back to the floor: the cache takes back what was freed. */
+		reclaim_off();
+		reclaim_cache_fill(&cache, RC_FS, ~0UL, FILL_GFP);
+		quiet_kswapds(t);
+		snap(&a);
+		failed += !(reclaiming[i] = timed_alloc_free());
+		snap(&b);
+		not_one_pass += DELTA(&a, &b, rs.direct_calls) != 1 ||
+				!freed_by(&a, &b, RC_DIRECT);
+	}
+	KTEST_EXPECT_EQ(t, failed, 0UL);
+	KTEST_EXPECT_EQ(t, not_one_pass, 0UL);
+	p = median(plain, BENCH_SAMPLES);
+	r = median(reclaiming, BENCH_SAMPLES);
+	ktest_printf(t, "bench: order-0 GFP_KERNEL alloc+free, memory plentiful: %llu cycles (median of %d)",
+		     (unsigned long long)p, BENCH_SAMPLES);
+	ktest_printf(t, "bench: order-0 GFP_KERNEL alloc+free, one pass of direct reclaim: %llu cycles (median of %d)",
+		     (unsigned long long)r, BENCH_SAMPLES);
+	if (p)
+		ktest_printf(t, "bench: reclaiming / plentiful = %llu.%llux",
+			     (unsigned long long)(r / p),
+			     (unsigned long long)(r * 10 / p % 10));
+}
+
+static const struct ktest_case reclaim_cases[] = {
+	KTEST_CASE(gfp_kernel_succeeds_by_reclaiming),
+	KTEST_CASE(nofs_never_calls_fs_shrinker),
+	KTEST_CASE(noio_calls_neither_io_nor_fs),
+	KTEST_CASE(atomic_never_reclaims_nor_sleeps),
+	KTEST_CASE(kswapd_wakes_below_low_and_stops_at_high),
+	KTEST_CASE(noretry_fails_fast),
+	KTEST_CASE(nofail_waits_for_a_free),
+	KTEST_CASE(repeat_retries_then_may_fail),
+	KTEST_CASE(bench_reclaim_cost),
+	KTEST_END,
+};
+
+static const struct ktest_suite reclaim_suite = {
+	.name = "reclaim",
+	.init = reclaim_init,
+	.exit = reclaim_exit,
+	.cases = reclaim_cases,
+};
+KTEST_SUITE(reclaim_suite);
