@@ -24,6 +24,7 @@
 #include "kernel/version.h"
 #include "mm/e820.h"
 #include "mm/init.h"
+#include "mm/mempool.h"
 #include "mm/slab.h"
 #include "mm/vmscan.h"
 #include "mm/vmstat.h"
@@ -92,6 +93,7 @@ static int init_thread(void *unused)
 	failed = ktest_run_all();
 	show_mem_dumps();
 	show_slabinfo();
+	show_mempools();
 	show_reclaim_stats();
 	show_tasks();
 	arch_exit(failed ? EXIT_FAILURE_STATUS : EXIT_ALL_PASSED);

@@ -55,6 +55,7 @@ struct task_struct {
 	void *data;
 	int exit_code;
 	bool should_stop;		/* kthread_stop() asked */
+	bool make_it_fail;		/* its allocations fail (tests) */
 	struct completion *vfork_done;	/* kthread_stop() waits on it */
 	unsigned long nvcsw, nivcsw;	/* voluntary / forced switches */
 	unsigned long wake_jiffies;	/* when it was last woken */

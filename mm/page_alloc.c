@@ -49,6 +49,7 @@
 #include "kernel/smp.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
+#include "mm/fault_inject.h"
 #include "mm/gfp.h"
 #include "mm/highmem.h"
 #include "mm/internal.h"
@@ -764,6 +765,8 @@ struct page *alloc_pages_node(int nid, gfp_t gfp_mask, unsigned int order)
 	struct zonelist *zl;
 
 	might_sleep_if(gfp_mask & __GFP_WAIT);
+	if (should_fail_alloc(gfp_mask))
+		return NULL;
 	if (nid < 0)
 		nid = numa_node_id();
 	if (WARN_ON(nid >= nr_online_nodes))

@@ -32,6 +32,7 @@
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "lib/string.h"
+#include "mm/fault_inject.h"
 #include "mm/gfp.h"
 #include "mm/slab_internal.h"
 #include "mm/topology.h"
@@ -342,6 +343,8 @@ static void *__cache_alloc(struct kmem_cache *cachep, gfp_t flags,
 	void *objp;
 
 	might_sleep_if(flags & __GFP_WAIT);
+	if (should_fail_alloc(flags))
+		return NULL;
 	local_irq_save(irqflags);
 	ac = cpu_array(cachep);
 	if (likely(ac->avail)) {

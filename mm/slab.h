@@ -55,6 +55,9 @@ void kfree(const void *objp);
 /* The usable size of a kmalloc object (its class size). */
 size_t ksize(const void *objp);
 
+/* Pages in every cache's slabs (/proc/meminfo's Slab:).  May sleep. */
+unsigned long slab_total_pages(void);
+
 /* Prints /proc/slabinfo (version 2.1). */
 void show_slabinfo(void);
 

@@ -333,6 +333,20 @@ unsigned long slab_live_objects(void)
 	return live;
 }
 
+unsigned long slab_total_pages(void)
+{
+	struct kmem_cache *cachep;
+	unsigned long pages = 0;
+
+	mutex_lock(&cache_chain_mutex);
+	list_for_each_entry(cachep, &cache_chain, next)
+		for (int nid = 0; nid < MAX_NUMNODES; nid++)
+			pages += READ_ONCE(cachep->nodelists[nid].nr_slabs)
+				 << cachep->gfporder;
+	mutex_unlock(&cache_chain_mutex);
+	return pages;
+}
+
 /* Linux's /proc/slabinfo, version 2.1 (objects in CPU arrays count as active). */
 void show_slabinfo(void)
 {

@@ -34,7 +34,8 @@
  *
  *   /proc/meminfo ("%-16s%8lu kB" of "Name:")
  *	MemTotal, MemFree, HighTotal, HighFree, LowTotal, LowFree,
- *	then the meminfo_show_extra() hook
+ *	Slab (pages of every cache's slabs), Mempool (every pool's
+ *	reserve, rounded up to pages)
  *
  *   show_free_areas(), Linux 2.6's shape (sizes in kB unless stated):
  *	Mem-Info:
@@ -76,7 +77,9 @@
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/internal.h"
+#include "mm/mempool.h"
 #include "mm/mmzone.h"
+#include "mm/slab.h"
 
 /* Pages to kB. */
 #define K(x) ((unsigned long)(x) << (PAGE_SHIFT - 10))
@@ -295,11 +298,6 @@ void show_zoneinfo(void)
 /* ---------------------------------------------------------------- */
 /* /proc/meminfo */
 
-/* The slab and mempool issues replace this with their lines. */
-__weak void meminfo_show_extra(void)
-{
-}
-
 static void meminfo_show_line(const char *name, unsigned long pages)
 {
 	char line[64];
@@ -333,8 +331,9 @@ void show_meminfo(void)
 	meminfo_show_line("HighFree", high_free);
 	meminfo_show_line("LowTotal", total - high_total);
 	meminfo_show_line("LowFree", low_free);
-	/* ---- hook: Slab:, mempool lines (slab and mempool issues) ---- */
-	meminfo_show_extra();
+	meminfo_show_line("Slab", slab_total_pages());
+	meminfo_show_line("Mempool", DIV_ROUND_UP(mempool_reserved_bytes(),
+						  PAGE_SIZE));
 }
 
 /* ---------------------------------------------------------------- */

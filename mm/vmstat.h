@@ -31,13 +31,6 @@ void show_mem_dumps(void);
  * mm/internal.h for the allocator.
  */
 
-/*
- * A hook for the slab and mempool layers: further /proc/meminfo lines
- * (Slab:, ...), printed after LowFree with no lock held, one per printk;
- * format them with format_meminfo_line().  vmstat.c defines it __weak
- * and empty; a strong definition elsewhere replaces it at link time.
- */
-void meminfo_show_extra(void);
 
 /*
  * Pure formatters (no zone, no lock, no printing), so that tests can

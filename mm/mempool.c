@@ -1,0 +1,531 @@
+/*
+ * mm/mempool.c - memory pools (see mm/mempool.h for what they are for).
+ *
+ * Allocation order, as in Linux 2.6:
+ *  1. the pool's allocator with the caller's mask less __GFP_WAIT and
+ *     __GFP_IO: it must neither sleep nor start I/O, since the reserve
+ *     is right here (and the caller may be the I/O path itself);
+ *  2. an element of the reserve;
+ *  3. only for a caller that may sleep: the allocator with the full mask
+ *     (less retries: one pass of reclaim), then a sleep on pool->wait
+ *     until mempool_free() refills the reserve - with a timeout, so that
+ *     memory freed elsewhere is noticed too - and from 1. again.
+ * mempool_free() refills the reserve first: while it holds fewer than
+ * min_nr, a freed element goes back into it (and wakes a waiter);
+ * otherwise back to the pool's allocator.
+ *
+ * Why this guarantees progress: a caller that holds elements returns
+ * them when its work is done, and every returned element goes to the
+ * reserve first, so the next waiter gets one however short memory is.
+ * Callers that need several elements of one pool to finish must not hold
+ * some while they wait for others in a way that can deadlock: a pool of
+ * min_nr covers min_nr elements in flight.
+ *
+ * Invariants (pool->lock held): 0 <= curr_nr <= min_nr; elements[0..
+ * curr_nr) are the reserve; out counts the elements mempool_alloc() has
+ * handed out and mempool_free() not yet taken back.
+ *
+ * Debugging: when the element's memory is debugged - a slab pool whose
+ * cache poisons (slab_debug=P), a kmalloc pool whose size class does,
+ * or a page pool under page_poison=1 - a reserve element is filled with
+ * POISON_FREE (the last byte POISON_END) while it waits, and checked
+ * when it is handed out: a write to an element after it was given back
+ * to the pool stops the kernel with a BUG: line naming the pool.
+ *
+ * Locking: pool->lock (irqsave: mempool_free() may run in an interrupt
+ * handler, as a bio's completion does) protects the reserve and the
+ * counts; the pool's allocator and free function run without it.
+ * pools_lock (a leaf) protects the list of pools for the dumps.
+ */
+#include "kernel/bug.h"
+#include "kernel/kallsyms.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/timer.h"
+#include "lib/errno.h"
+#include "lib/sprintf.h"
+#include "lib/string.h"
+#include "mm/highmem.h"
+#include "mm/internal.h"
+#include "mm/mempool.h"
+#include "mm/mm.h"
+#include "mm/slab.h"
+#include "mm/slab_internal.h"
+
+#define POISON_FREE 0x6b
+#define POISON_END 0xa5
+/* A waiter re-checks this often even if nobody frees into the pool. */
+#define MEMPOOL_RECHECK (HZ / 5)
+
+static DEFINE_SPINLOCK(pools_lock);
+static LIST_HEAD(pools);
+
+/* ---- what the elements are ----------------------------------------- */
+
+/* The cache a slab or kmalloc element came from, NULL for other pools. */
+static struct kmem_cache *element_cache(const mempool_t *pool, void *element)
+{
+	if (pool->alloc == mempool_alloc_slab)
+		return pool->pool_data;
+	if (pool->alloc == mempool_kmalloc)
+		return page_get_cache(virt_to_page(element));
+	return NULL;
+}
+
+/* Bytes one element holds, 0 when the pool's allocator is its own. */
+static size_t element_size(const mempool_t *pool)
+{
+	if (pool->alloc == mempool_alloc_slab)
+		return kmem_cache_size(pool->pool_data);
+	if (pool->alloc == mempool_kmalloc)
+		return (size_t)pool->pool_data;
+	if (pool->alloc == mempool_alloc_pages)
+		return PAGE_SIZE << (unsigned long)pool->pool_data;
+	return 0;
+}
+
+/* "slab foo", "kmalloc 256", "pages order 2", or the allocator's name. */
+static void describe_pool(const mempool_t *pool, char *buf, size_t len)
+{
+	char sym[64];
+
+	if (pool->alloc == mempool_alloc_slab)
+		snprintf(buf, len, "slab %s", kmem_cache_name(pool->pool_data));
+	else if (pool->alloc == mempool_kmalloc)
+		snprintf(buf, len, "kmalloc %zu", (size_t)pool->pool_data);
+	else if (pool->alloc == mempool_alloc_pages)
+		snprintf(buf, len, "pages order %lu",
+			 (unsigned long)pool->pool_data);
+	else if (kallsyms_lookup((unsigned long)pool->alloc, sym, sizeof(sym)))
+		snprintf(buf, len, "%s", sym);
+	else
+		snprintf(buf, len, "alloc_fn %p", (void *)pool->alloc);
+}
+
+/* ---- poisoning reserve elements ------------------------------------ */
+
+static bool poisons(const mempool_t *pool, void *element)
+{
+	struct kmem_cache *cachep;
+
+	if (pool->alloc == mempool_alloc_pages)
+		return page_poisoning;
+	cachep = element_cache(pool, element);
+	return cachep && (cachep->flags & SLAB_POISON);
+}
+
+static void poison_bytes(u8 *p, size_t size, bool last)
+{
+	memset(p, POISON_FREE, size);
+	if (last)
+		p[size - 1] = POISON_END;
+}
+
+/* The first byte of [p, p+size) that is not the poison, or -1. */
+static long check_bytes(const u8 *p, size_t size, bool last)
+{
+	for (size_t i = 0; i < size; i++) {
+		u8 want = (last && i == size - 1) ? POISON_END : POISON_FREE;
+
+		if (p[i] != want)
+			return (long)i;
+	}
+	return -1;
+}
+
+static void __noreturn poison_bug(const mempool_t *pool, void *element,
+				  size_t offset, u8 seen, u8 want)
+{
+	char what[64];
+
+	describe_pool(pool, what, sizeof(what));
+	pr_emerg("BUG: mempool: element %p of pool %p (%s) was written while in the reserve: byte %zu is 0x%02x, not 0x%02x\n",
+		 element, (const void *)pool, what, offset, seen, want);
+	dump_stack();
+	panic("mempool element written while in the reserve");
+}
+
+/* Fills (check false) or checks (check true) an element's poison. */
+static void poison_element(const mempool_t *pool, void *element, bool check)
+{
+	if (!poisons(pool, element))
+		return;
+	if (pool->alloc == mempool_alloc_pages) {
+		struct page *page = element;
+		unsigned long nr = 1UL << (unsigned long)pool->pool_data;
+
+		for (unsigned long i = 0; i < nr; i++) {
+			enum km_type km = in_interrupt() ? KM_IRQ0 : KM_USER0;
+			u8 *p = kmap_atomic(page + i, km);
+			bool last = i == nr - 1;
+			long bad = -1;
+
+			if (check)
+				bad = check_bytes(p, PAGE_SIZE, last);
+			else
+				poison_bytes(p, PAGE_SIZE, last);
+			if (bad >= 0) {
+				u8 seen = p[bad];
+
+				kunmap_atomic(p, km);
+				poison_bug(pool, element, i * PAGE_SIZE + (size_t)bad,
+					   seen, (last && (size_t)bad == PAGE_SIZE - 1) ?
+					   POISON_END : POISON_FREE);
+			}
+			kunmap_atomic(p, km);
+		}
+	} else {
+		size_t size = pool->alloc == mempool_kmalloc ?
+				      (size_t)pool->pool_data :
+				      element_size(pool);
+		long bad = check ? check_bytes(element, size, true) : -1;
+
+		if (!check)
+			poison_bytes(element, size, true);
+		else if (bad >= 0)
+			poison_bug(pool, element, (size_t)bad,
+				   ((u8 *)element)[bad],
+				   (size_t)bad == size - 1 ? POISON_END : POISON_FREE);
+	}
+}
+
+/* ---- the reserve ------------------------------------------------------ */
+
+/* pool->lock held. */
+static void add_element(mempool_t *pool, void *element)
+{
+	assert_spin_locked(&pool->lock);
+	BUG_ON(pool->curr_nr >= pool->min_nr);
+	pool->elements[pool->curr_nr++] = element;
+}
+
+/* pool->lock held. */
+static void *remove_element(mempool_t *pool)
+{
+	assert_spin_locked(&pool->lock);
+	BUG_ON(pool->curr_nr <= 0);
+	return pool->elements[--pool->curr_nr];
+}
+
+/* Gives back every element of a pool being destroyed or failed. */
+static void free_pool(mempool_t *pool)
+{
+	while (pool->curr_nr) {
+		void *element = pool->elements[--pool->curr_nr];
+
+		poison_element(pool, element, true);
+		pool->free(element, pool->pool_data);
+	}
+	kfree(pool->elements);
+	kfree(pool);
+}
+
+mempool_t *mempool_create(int min_nr, mempool_alloc_t *alloc_fn,
+			  mempool_free_t *free_fn, void *pool_data)
+{
+	mempool_t *pool;
+	unsigned long flags;
+
+	might_sleep();
+	if (WARN_ON(min_nr <= 0 || !alloc_fn || !free_fn))
+		return NULL;
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	if (!pool)
+		return NULL;
+	pool->elements = kmalloc((size_t)min_nr * sizeof(void *), GFP_KERNEL);
+	if (!pool->elements) {
+		kfree(pool);
+		return NULL;
+	}
+	spin_lock_init(&pool->lock);
+	init_waitqueue_head(&pool->wait);
+	pool->min_nr = min_nr;
+	pool->pool_data = pool_data;
+	pool->alloc = alloc_fn;
+	pool->free = free_fn;
+	INIT_LIST_HEAD(&pool->list);
+
+	/* The reserve, allocated now while sleeping is allowed. */
+	while (pool->curr_nr < pool->min_nr) {
+		void *element = pool->alloc(GFP_KERNEL, pool->pool_data);
+
+		if (!element) {
+			free_pool(pool);
+			return NULL;
+		}
+		poison_element(pool, element, false);
+		spin_lock_irqsave(&pool->lock, flags);
+		add_element(pool, element);
+		spin_unlock_irqrestore(&pool->lock, flags);
+	}
+	spin_lock_irqsave(&pools_lock, flags);
+	list_add_tail(&pool->list, &pools);
+	spin_unlock_irqrestore(&pools_lock, flags);
+	return pool;
+}
+
+int mempool_resize(mempool_t *pool, int new_min_nr, int gfp_mask)
+{
+	void **new_elements, **old;
+	unsigned long flags;
+	int err = 0;
+
+	BUG_ON(new_min_nr <= 0);
+	might_sleep_if(gfp_mask & __GFP_WAIT);
+	spin_lock_irqsave(&pool->lock, flags);
+	if (new_min_nr <= pool->min_nr) {
+		/* Shrink: give back what the smaller reserve cannot hold. */
+		while (pool->curr_nr > new_min_nr) {
+			void *element = remove_element(pool);
+
+			spin_unlock_irqrestore(&pool->lock, flags);
+			poison_element(pool, element, true);
+			pool->free(element, pool->pool_data);
+			spin_lock_irqsave(&pool->lock, flags);
+		}
+		pool->min_nr = new_min_nr;
+		spin_unlock_irqrestore(&pool->lock, flags);
+		return 0;
+	}
+	spin_unlock_irqrestore(&pool->lock, flags);
+
+	/* Grow: a bigger array first, then elements to fill it. */
+	new_elements = kmalloc((size_t)new_min_nr * sizeof(void *),
+			       (gfp_t)gfp_mask);
+	if (!new_elements)
+		return -ENOMEM;
+	spin_lock_irqsave(&pool->lock, flags);
+	if (new_min_nr <= pool->min_nr) {
+		/* Someone else grew it meanwhile. */
+		spin_unlock_irqrestore(&pool->lock, flags);
+		kfree(new_elements);
+		return 0;
+	}
+	memcpy(new_elements, pool->elements,
+	       (size_t)pool->curr_nr * sizeof(void *));
+	old = pool->elements;
+	pool->elements = new_elements;
+	pool->min_nr = new_min_nr;
+	spin_unlock_irqrestore(&pool->lock, flags);
+	kfree(old);
+
+	/*
+	 * min_nr is already the new one: if an element cannot be had now,
+	 * mempool_free() fills the rest as elements come back.
+	 */
+	for (;;) {
+		void *element;
+
+		spin_lock_irqsave(&pool->lock, flags);
+		if (pool->curr_nr >= pool->min_nr) {
+			spin_unlock_irqrestore(&pool->lock, flags);
+			break;
+		}
+		spin_unlock_irqrestore(&pool->lock, flags);
+		element = pool->alloc(gfp_mask, pool->pool_data);
+		if (!element) {
+			err = -ENOMEM;
+			break;
+		}
+		poison_element(pool, element, false);
+		spin_lock_irqsave(&pool->lock, flags);
+		if (pool->curr_nr < pool->min_nr) {
+			add_element(pool, element);
+			element = NULL;
+		}
+		spin_unlock_irqrestore(&pool->lock, flags);
+		if (element) {		/* filled by frees meanwhile */
+			poison_element(pool, element, true);
+			pool->free(element, pool->pool_data);
+		}
+	}
+	return err;
+}
+
+void mempool_destroy(mempool_t *pool)
+{
+	unsigned long flags;
+
+	if (!pool)
+		return;
+	might_sleep();
+	if (READ_ONCE(pool->out)) {
+		char what[64];
+
+		describe_pool(pool, what, sizeof(what));
+		long out = READ_ONCE(pool->out);
+
+		pr_emerg("BUG: mempool_destroy: pool %p (%s) destroyed with %ld element%s outstanding\n",
+			 (void *)pool, what, out, out == 1 ? "" : "s");
+		dump_stack();
+		panic("mempool_destroy with elements outstanding");
+	}
+	spin_lock_irqsave(&pools_lock, flags);
+	list_del(&pool->list);
+	spin_unlock_irqrestore(&pools_lock, flags);
+	free_pool(pool);
+}
+
+/* ---- allocating and freeing ------------------------------------------ */
+
+static void *hand_out(mempool_t *pool, void *element, bool reserve)
+{
+	__atomic_fetch_add(&pool->out, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&pool->allocs, 1, __ATOMIC_RELAXED);
+	if (reserve)
+		__atomic_fetch_add(&pool->from_reserve, 1, __ATOMIC_RELAXED);
+	return element;
+}
+
+void *mempool_alloc(mempool_t *pool, int gfp_mask)
+{
+	int gfp_nowait = gfp_mask & ~(__GFP_WAIT | __GFP_IO);
+	unsigned long flags;
+	void *element;
+
+	might_sleep_if(gfp_mask & __GFP_WAIT);
+	for (;;) {
+		DEFINE_WAIT(wait);
+
+		/* 1. The allocator, without sleeping or I/O. */
+		element = pool->alloc(gfp_nowait | __GFP_NOWARN, pool->pool_data);
+		if (element)
+			return hand_out(pool, element, false);
+
+		/* 2. The reserve. */
+		spin_lock_irqsave(&pool->lock, flags);
+		if (pool->curr_nr) {
+			element = remove_element(pool);
+			spin_unlock_irqrestore(&pool->lock, flags);
+			poison_element(pool, element, true);
+			return hand_out(pool, element, true);
+		}
+		spin_unlock_irqrestore(&pool->lock, flags);
+
+		/* Not allowed to sleep: nothing more to try. */
+		if (!(gfp_mask & __GFP_WAIT)) {
+			__atomic_fetch_add(&pool->fails, 1, __ATOMIC_RELAXED);
+			return NULL;
+		}
+
+		/* 3. The full mask, once a round: it may reclaim. */
+		element = pool->alloc(gfp_mask | __GFP_NORETRY | __GFP_NOWARN,
+				      pool->pool_data);
+		if (element)
+			return hand_out(pool, element, false);
+
+		/* Then wait for an element to come back. */
+		prepare_to_wait(&pool->wait, &wait, TASK_UNINTERRUPTIBLE);
+		if (!READ_ONCE(pool->curr_nr)) {
+			__atomic_fetch_add(&pool->waits, 1, __ATOMIC_RELAXED);
+			schedule_timeout(MEMPOOL_RECHECK);
+		}
+		finish_wait(&pool->wait, &wait);
+	}
+}
+
+void mempool_free(void *element, mempool_t *pool)
+{
+	unsigned long flags;
+
+	if (!element)
+		return;
+	__atomic_fetch_sub(&pool->out, 1, __ATOMIC_RELAXED);
+	if (READ_ONCE(pool->curr_nr) < READ_ONCE(pool->min_nr)) {
+		poison_element(pool, element, false);
+		spin_lock_irqsave(&pool->lock, flags);
+		if (pool->curr_nr < pool->min_nr) {
+			add_element(pool, element);
+			spin_unlock_irqrestore(&pool->lock, flags);
+			wake_up(&pool->wait);
+			return;
+		}
+		spin_unlock_irqrestore(&pool->lock, flags);
+	}
+	pool->free(element, pool->pool_data);
+}
+
+/* ---- the usual allocators ------------------------------------------- */
+
+void *mempool_alloc_slab(int gfp_mask, void *pool_data)
+{
+	return kmem_cache_alloc(pool_data, (gfp_t)gfp_mask);
+}
+
+void mempool_free_slab(void *element, void *pool_data)
+{
+	kmem_cache_free(pool_data, element);
+}
+
+void *mempool_kmalloc(int gfp_mask, void *pool_data)
+{
+	return kmalloc((size_t)pool_data, (gfp_t)gfp_mask);
+}
+
+void mempool_kfree(void *element, void *pool_data)
+{
+	kfree(element);
+}
+
+void *mempool_alloc_pages(int gfp_mask, void *pool_data)
+{
+	return alloc_pages((gfp_t)gfp_mask, (unsigned int)(unsigned long)pool_data);
+}
+
+void mempool_free_pages(void *element, void *pool_data)
+{
+	__free_pages(element, (unsigned int)(unsigned long)pool_data);
+}
+
+mempool_t *mempool_create_slab_pool(int min_nr, struct kmem_cache *cachep)
+{
+	return mempool_create(min_nr, mempool_alloc_slab, mempool_free_slab,
+			      cachep);
+}
+
+mempool_t *mempool_create_kmalloc_pool(int min_nr, size_t size)
+{
+	return mempool_create(min_nr, mempool_kmalloc, mempool_kfree,
+			      (void *)size);
+}
+
+mempool_t *mempool_create_page_pool(int min_nr, int order)
+{
+	return mempool_create(min_nr, mempool_alloc_pages, mempool_free_pages,
+			      (void *)(long)order);
+}
+
+/* ---- statistics ------------------------------------------------------ */
+
+unsigned long mempool_reserved_bytes(void)
+{
+	unsigned long bytes = 0, flags;
+	mempool_t *pool;
+
+	spin_lock_irqsave(&pools_lock, flags);
+	list_for_each_entry(pool, &pools, list)
+		bytes += (unsigned long)READ_ONCE(pool->curr_nr) *
+			 element_size(pool);
+	spin_unlock_irqrestore(&pools_lock, flags);
+	return bytes;
+}
+
+void show_mempools(void)
+{
+	unsigned long flags;
+	mempool_t *pool;
+
+	pr_info("mempools:\n");
+	pr_info("# pool       kind                     min_nr curr_nr    out     allocs from_reserve  waits  fails\n");
+	spin_lock_irqsave(&pools_lock, flags);
+	list_for_each_entry(pool, &pools, list) {
+		char what[40];
+
+		describe_pool(pool, what, sizeof(what));
+		pr_info("%p %-24s %6d %7d %6ld %10lu %12lu %6lu %6lu\n",
+			(void *)pool, what, pool->min_nr, pool->curr_nr,
+			pool->out, pool->allocs, pool->from_reserve,
+			pool->waits, pool->fails);
+	}
+	spin_unlock_irqrestore(&pools_lock, flags);
+}

@@ -1,0 +1,72 @@
+/*
+ * mm/mempool.h - memory pools: allocations that must make progress.
+ *
+ * A pool keeps min_nr elements out of circulation, allocated when it is
+ * created.  mempool_alloc() asks the pool's own allocator first, without
+ * sleeping or I/O; only when that fails does it hand out a reserved
+ * element, and when the reserve is empty too a caller that may sleep
+ * waits for mempool_free() to bring one back.  So code that needs a few
+ * elements to finish what frees memory (the block layer: a bio to write
+ * pages out) always gets them in the end, however short memory is: each
+ * element it gets comes back when its I/O completes.
+ *
+ * The API and its types are those of Linux 2.6's first version.
+ */
+#ifndef MM_MEMPOOL_H
+#define MM_MEMPOOL_H
+
+#include "kernel/spinlock.h"
+#include "kernel/wait.h"
+#include "lib/list.h"
+#include "mm/gfp.h"
+
+struct kmem_cache;
+
+typedef void *(mempool_alloc_t)(int gfp_mask, void *pool_data);
+typedef void (mempool_free_t)(void *element, void *pool_data);
+
+typedef struct mempool_s {
+	spinlock_t lock;
+	int min_nr;			/* the reserve's size */
+	int curr_nr;			/* elements in the reserve now */
+	void **elements;		/* the reserve: elements[0..curr_nr) */
+	void *pool_data;
+	mempool_alloc_t *alloc;
+	mempool_free_t *free;
+	wait_queue_head_t wait;		/* callers waiting for an element */
+	/* Statistics, under lock. */
+	long out;			/* handed out and not yet freed */
+	unsigned long allocs;		/* mempool_alloc() successes */
+	unsigned long from_reserve;	/* ... of them from the reserve */
+	unsigned long waits;		/* sleeps for an element */
+	unsigned long fails;		/* NULL returns */
+	struct list_head list;		/* on the list of every pool */
+} mempool_t;
+
+mempool_t *mempool_create(int min_nr, mempool_alloc_t *alloc_fn,
+			  mempool_free_t *free_fn, void *pool_data);
+int mempool_resize(mempool_t *pool, int new_min_nr, int gfp_mask);
+void mempool_destroy(mempool_t *pool);
+void *mempool_alloc(mempool_t *pool, int gfp_mask);
+void mempool_free(void *element, mempool_t *pool);
+
+/* Elements from a slab cache: pool_data is the struct kmem_cache. */
+void *mempool_alloc_slab(int gfp_mask, void *pool_data);
+void mempool_free_slab(void *element, void *pool_data);
+/* kmalloc()ed elements: pool_data is the size, (void *)(size_t)size. */
+void *mempool_kmalloc(int gfp_mask, void *pool_data);
+void mempool_kfree(void *element, void *pool_data);
+/* Blocks of pages (struct page *): pool_data is the order. */
+void *mempool_alloc_pages(int gfp_mask, void *pool_data);
+void mempool_free_pages(void *element, void *pool_data);
+
+mempool_t *mempool_create_slab_pool(int min_nr, struct kmem_cache *cachep);
+mempool_t *mempool_create_kmalloc_pool(int min_nr, size_t size);
+mempool_t *mempool_create_page_pool(int min_nr, int order);
+
+/* Bytes held in every pool's reserve (for /proc/meminfo's Mempool:). */
+unsigned long mempool_reserved_bytes(void);
+/* One line per pool: reserve, elements out, served from the reserve, waits. */
+void show_mempools(void);
+
+#endif /* MM_MEMPOOL_H */
