@@ -22,8 +22,9 @@
  * min_nr covers min_nr elements in flight.
  *
  * Invariants (pool->lock held): 0 <= curr_nr <= min_nr; elements[0..
- * curr_nr) are the reserve; out counts the elements mempool_alloc() has
- * handed out and mempool_free() not yet taken back.
+ * curr_nr) are the reserve.  The sum of the CPUs' out counts is the
+ * elements mempool_alloc() has handed out and mempool_free() not yet
+ * taken back (each CPU counts its own, lock-free: see hand_out()).
  *
  * Debugging: when the element's memory is debugged - a slab pool whose
  * cache poisons (slab_debug=P), a kmalloc pool whose size class does,
@@ -37,10 +38,12 @@
  * counts; the pool's allocator and free function run without it.
  * pools_lock (a leaf) protects the list of pools for the dumps.
  */
+#include "asm/local.h"
 #include "kernel/bug.h"
 #include "kernel/kallsyms.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
+#include "kernel/smp.h"
 #include "kernel/timer.h"
 #include "lib/errno.h"
 #include "lib/sprintf.h"
@@ -67,8 +70,12 @@ static struct kmem_cache *element_cache(const mempool_t *pool, void *element)
 {
 	if (pool->alloc == mempool_alloc_slab)
 		return pool->pool_data;
-	if (pool->alloc == mempool_kmalloc)
-		return page_get_cache(virt_to_page(element));
+	if (pool->alloc == mempool_kmalloc) {
+		struct page *page = virt_to_page(element);
+
+		/* A block above the largest kmalloc class is pages, not a slab. */
+		return PageSlab(page) ? page_get_cache(page) : NULL;
+	}
 	return NULL;
 }
 
@@ -264,16 +271,52 @@ mempool_t *mempool_create(int min_nr, mempool_alloc_t *alloc_fn,
 	return pool;
 }
 
+/*
+ * Allocates elements until the reserve holds min_nr; -ENOMEM when the
+ * allocator fails first (mempool_free() then fills the rest, as elements
+ * come back).
+ */
+static int fill_reserve(mempool_t *pool, int gfp_mask)
+{
+	unsigned long flags;
+
+	for (;;) {
+		void *element;
+
+		spin_lock_irqsave(&pool->lock, flags);
+		if (pool->curr_nr >= pool->min_nr) {
+			spin_unlock_irqrestore(&pool->lock, flags);
+			return 0;
+		}
+		spin_unlock_irqrestore(&pool->lock, flags);
+		element = pool->alloc(gfp_mask, pool->pool_data);
+		if (!element)
+			return -ENOMEM;
+		poison_element(pool, element, false);
+		spin_lock_irqsave(&pool->lock, flags);
+		if (pool->curr_nr < pool->min_nr) {
+			add_element(pool, element);
+			element = NULL;
+		}
+		spin_unlock_irqrestore(&pool->lock, flags);
+		if (element) {		/* filled by frees meanwhile */
+			poison_element(pool, element, true);
+			pool->free(element, pool->pool_data);
+		}
+	}
+}
+
 int mempool_resize(mempool_t *pool, int new_min_nr, int gfp_mask)
 {
 	void **new_elements, **old;
 	unsigned long flags;
-	int err = 0;
+	int old_min_nr;
 
 	BUG_ON(new_min_nr <= 0);
 	might_sleep_if(gfp_mask & __GFP_WAIT);
 	spin_lock_irqsave(&pool->lock, flags);
-	if (new_min_nr <= pool->min_nr) {
+	old_min_nr = pool->min_nr;
+	if (new_min_nr <= old_min_nr) {
 		/* Shrink: give back what the smaller reserve cannot hold. */
 		while (pool->curr_nr > new_min_nr) {
 			void *element = remove_element(pool);
@@ -285,7 +328,8 @@ int mempool_resize(mempool_t *pool, int new_min_nr, int gfp_mask)
 		}
 		pool->min_nr = new_min_nr;
 		spin_unlock_irqrestore(&pool->lock, flags);
-		return 0;
+		/* The same size again: finish an earlier grow that fell short. */
+		return new_min_nr == old_min_nr ? fill_reserve(pool, gfp_mask) : 0;
 	}
 	spin_unlock_irqrestore(&pool->lock, flags);
 
@@ -299,7 +343,7 @@ int mempool_resize(mempool_t *pool, int new_min_nr, int gfp_mask)
 		/* Someone else grew it meanwhile. */
 		spin_unlock_irqrestore(&pool->lock, flags);
 		kfree(new_elements);
-		return 0;
+		return fill_reserve(pool, gfp_mask);
 	}
 	memcpy(new_elements, pool->elements,
 	       (size_t)pool->curr_nr * sizeof(void *));
@@ -308,38 +352,8 @@ int mempool_resize(mempool_t *pool, int new_min_nr, int gfp_mask)
 	pool->min_nr = new_min_nr;
 	spin_unlock_irqrestore(&pool->lock, flags);
 	kfree(old);
-
-	/*
-	 * min_nr is already the new one: if an element cannot be had now,
-	 * mempool_free() fills the rest as elements come back.
-	 */
-	for (;;) {
-		void *element;
-
-		spin_lock_irqsave(&pool->lock, flags);
-		if (pool->curr_nr >= pool->min_nr) {
-			spin_unlock_irqrestore(&pool->lock, flags);
-			break;
-		}
-		spin_unlock_irqrestore(&pool->lock, flags);
-		element = pool->alloc(gfp_mask, pool->pool_data);
-		if (!element) {
-			err = -ENOMEM;
-			break;
-		}
-		poison_element(pool, element, false);
-		spin_lock_irqsave(&pool->lock, flags);
-		if (pool->curr_nr < pool->min_nr) {
-			add_element(pool, element);
-			element = NULL;
-		}
-		spin_unlock_irqrestore(&pool->lock, flags);
-		if (element) {		/* filled by frees meanwhile */
-			poison_element(pool, element, true);
-			pool->free(element, pool->pool_data);
-		}
-	}
-	return err;
+	/* min_nr is already the new one: what cannot be had now, frees fill. */
+	return fill_reserve(pool, gfp_mask);
 }
 
 void mempool_destroy(mempool_t *pool)
@@ -349,12 +363,11 @@ void mempool_destroy(mempool_t *pool)
 	if (!pool)
 		return;
 	might_sleep();
-	if (READ_ONCE(pool->out)) {
+	if (mempool_out(pool)) {
 		char what[64];
+		long out = mempool_out(pool);
 
 		describe_pool(pool, what, sizeof(what));
-		long out = READ_ONCE(pool->out);
-
 		pr_emerg("BUG: mempool_destroy: pool %p (%s) destroyed with %ld element%s outstanding\n",
 			 (void *)pool, what, out, out == 1 ? "" : "s");
 		dump_stack();
@@ -368,29 +381,48 @@ void mempool_destroy(mempool_t *pool)
 
 /* ---- allocating and freeing ------------------------------------------ */
 
-static void *hand_out(mempool_t *pool, void *element, bool reserve)
+/*
+ * Counts an element handed out.  Tasks do not move between CPUs, and an
+ * interrupt handler on this CPU adds with single instructions too, so
+ * this CPU's slot needs no lock.
+ */
+static inline void *hand_out(mempool_t *pool, void *element, bool reserve)
 {
-	__atomic_fetch_add(&pool->out, 1, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&pool->allocs, 1, __ATOMIC_RELAXED);
+	struct mempool_cpu *c = &pool->cpu[smp_processor_id()];
+
+	local_add(1, &c->out);
+	local_add(1, &c->allocs);
 	if (reserve)
 		__atomic_fetch_add(&pool->from_reserve, 1, __ATOMIC_RELAXED);
 	return element;
 }
 
-void *mempool_alloc(mempool_t *pool, int gfp_mask)
+long mempool_out(const mempool_t *pool)
 {
-	int gfp_nowait = gfp_mask & ~(__GFP_WAIT | __GFP_IO);
+	long out = 0;
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		out += READ_ONCE(pool->cpu[cpu].out);
+	return out;
+}
+
+unsigned long mempool_allocs(const mempool_t *pool)
+{
+	long allocs = 0;
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		allocs += READ_ONCE(pool->cpu[cpu].allocs);
+	return (unsigned long)allocs;
+}
+
+/* Steps 2 and 3: the allocator without sleeping has just failed. */
+static void *mempool_alloc_slow(mempool_t *pool, int gfp_mask, int gfp_nowait)
+{
 	unsigned long flags;
 	void *element;
 
-	might_sleep_if(gfp_mask & __GFP_WAIT);
 	for (;;) {
 		DEFINE_WAIT(wait);
-
-		/* 1. The allocator, without sleeping or I/O. */
-		element = pool->alloc(gfp_nowait | __GFP_NOWARN, pool->pool_data);
-		if (element)
-			return hand_out(pool, element, false);
 
 		/* 2. The reserve. */
 		spin_lock_irqsave(&pool->lock, flags);
@@ -421,7 +453,25 @@ void *mempool_alloc(mempool_t *pool, int gfp_mask)
 			schedule_timeout(MEMPOOL_RECHECK);
 		}
 		finish_wait(&pool->wait, &wait);
+
+		/* 1. again: memory may have been freed elsewhere. */
+		element = pool->alloc(gfp_nowait, pool->pool_data);
+		if (element)
+			return hand_out(pool, element, false);
 	}
+}
+
+void *mempool_alloc(mempool_t *pool, int gfp_mask)
+{
+	int gfp_nowait = (gfp_mask & ~(__GFP_WAIT | __GFP_IO)) | __GFP_NOWARN;
+	void *element;
+
+	might_sleep_if(gfp_mask & __GFP_WAIT);
+	/* 1. The allocator, without sleeping or I/O. */
+	element = pool->alloc(gfp_nowait, pool->pool_data);
+	if (likely(element))
+		return hand_out(pool, element, false);
+	return mempool_alloc_slow(pool, gfp_mask, gfp_nowait);
 }
 
 void mempool_free(void *element, mempool_t *pool)
@@ -430,7 +480,7 @@ void mempool_free(void *element, mempool_t *pool)
 
 	if (!element)
 		return;
-	__atomic_fetch_sub(&pool->out, 1, __ATOMIC_RELAXED);
+	local_add(-1, &pool->cpu[smp_processor_id()].out);
 	if (READ_ONCE(pool->curr_nr) < READ_ONCE(pool->min_nr)) {
 		poison_element(pool, element, false);
 		spin_lock_irqsave(&pool->lock, flags);
@@ -524,8 +574,8 @@ void show_mempools(void)
 		describe_pool(pool, what, sizeof(what));
 		pr_info("%p %-24s %6d %7d %6ld %10lu %12lu %6lu %6lu\n",
 			(void *)pool, what, pool->min_nr, pool->curr_nr,
-			pool->out, pool->allocs, pool->from_reserve,
-			pool->waits, pool->fails);
+			mempool_out(pool), mempool_allocs(pool),
+			pool->from_reserve, pool->waits, pool->fails);
 	}
 	spin_unlock_irqrestore(&pools_lock, flags);
 }

@@ -15,6 +15,7 @@
 #ifndef MM_MEMPOOL_H
 #define MM_MEMPOOL_H
 
+#include "kernel/nr_cpus.h"
 #include "kernel/spinlock.h"
 #include "kernel/wait.h"
 #include "lib/list.h"
@@ -34,14 +35,25 @@ typedef struct mempool_s {
 	mempool_alloc_t *alloc;
 	mempool_free_t *free;
 	wait_queue_head_t wait;		/* callers waiting for an element */
-	/* Statistics, under lock. */
-	long out;			/* handed out and not yet freed */
-	unsigned long allocs;		/* mempool_alloc() successes */
-	unsigned long from_reserve;	/* ... of them from the reserve */
+	/*
+	 * The fast path's counts, per CPU (each CPU adds to its own, with
+	 * local_add(): no lock, no atomic); a CPU's out may be negative
+	 * (freed elements another CPU handed out): the sum is what counts.
+	 */
+	struct mempool_cpu {
+		long out;		/* handed out, not yet freed */
+		long allocs;		/* mempool_alloc() successes */
+	} __aligned(64) cpu[NR_CPUS];
+	/* The slow path's counts, atomic. */
+	unsigned long from_reserve;	/* allocations served by the reserve */
 	unsigned long waits;		/* sleeps for an element */
 	unsigned long fails;		/* NULL returns */
 	struct list_head list;		/* on the list of every pool */
 } mempool_t;
+
+/* Elements out and successful allocations, summed over the CPUs. */
+long mempool_out(const mempool_t *pool);
+unsigned long mempool_allocs(const mempool_t *pool);
 
 mempool_t *mempool_create(int min_nr, mempool_alloc_t *alloc_fn,
 			  mempool_free_t *free_fn, void *pool_data);
