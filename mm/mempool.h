@@ -43,7 +43,11 @@ typedef struct mempool_s {
 	struct mempool_cpu {
 		long out;		/* handed out, not yet freed */
 		long allocs;		/* mempool_alloc() successes */
-	} __aligned(64) cpu[NR_CPUS];
+		/* A cache line each (when kmalloc aligns the pool, as it
+		 * does without slab debugging); not __aligned: kmalloc
+		 * promises no more than a word. */
+		char pad[64 - 2 * sizeof(long)];
+	} cpu[NR_CPUS];
 	/* The slow path's counts, atomic. */
 	unsigned long from_reserve;	/* allocations served by the reserve */
 	unsigned long waits;		/* sleeps for an element */
