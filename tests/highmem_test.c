@@ -431,13 +431,7 @@ static int kmap_waiter_fn(void *data)
 	write_pattern(p, w->seed);
 	kunmap(w->page);
 	complete(&w->done);
-	for (;;) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (kthread_should_stop())
-			break;
-		schedule();
-	}
-	__set_current_state(TASK_RUNNING);
+	ktest_park_until_stopped();
 	return 0;
 }
 

@@ -204,6 +204,17 @@ int ktest_memcmp(const void *a, const void *b, size_t n)
 	return memcmp(a, b, n);
 }
 
+void ktest_park_until_stopped(void)
+{
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
 /* The jump buffer is on the case's own stack: only its thread may jump. */
 static void check_case_thread(struct ktest *t, const char *what)
 {

@@ -25,6 +25,7 @@
 #ifndef TESTS_KTEST_H
 #define TESTS_KTEST_H
 
+#include "kernel/timer.h"
 #include "lib/compiler.h"
 #include "lib/types.h"
 
@@ -105,6 +106,24 @@ int ktest_run_all(void);
 /* Runs the misuse scenario named on the command line, if any.  Does not
  * return when one was requested and it did stop the kernel. */
 void ktest_run_misuse(void);
+
+/*
+ * For cases with helper threads.  ktest_wait_until() sleeps a tick at a
+ * time until cond is true, timeout jiffies at most, and says whether it
+ * came true; ktest_park_until_stopped() is a helper's last act: asleep
+ * until kthread_stop() (a thread that returns by itself is still counted
+ * by the leak check until its CPU has left it; one kthread_stop() ended
+ * is waited for).
+ */
+#define ktest_wait_until(cond, timeout)                                     \
+	({                                                                   \
+		unsigned long __end = jiffies + (timeout);                   \
+		bool __ok;                                                   \
+		while (!(__ok = (cond)) && time_before(jiffies, __end))      \
+			schedule_timeout_uninterruptible(1);                 \
+		__ok;                                                        \
+	})
+void ktest_park_until_stopped(void);
 
 /* Writes a "# " diagnostic line at the case's indentation. */
 void ktest_printf(struct ktest *t, const char *fmt, ...) __printf(2, 3);

@@ -406,14 +406,7 @@ static struct {
 	bool stuck;			/* a helper could not be stopped */
 } sh;
 
-#define wait_until(cond)                                                    \
-	({                                                                   \
-		unsigned long __end = jiffies + WAIT_TICKS;                  \
-		bool __ok;                                                   \
-		while (!(__ok = (cond)) && time_before(jiffies, __end))      \
-			schedule_timeout_uninterruptible(1);                 \
-		__ok;                                                        \
-	})
+#define wait_until(cond) ktest_wait_until(cond, WAIT_TICKS)
 
 static void need_two_cpus(struct ktest *t)
 {
@@ -470,13 +463,7 @@ static void park(struct helper *h)
 	if (h->injected)
 		fail_task_allocations(current, false);
 	__atomic_store_n(&h->parked, true, __ATOMIC_RELEASE);
-	for (;;) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (kthread_should_stop())
-			break;
-		schedule();
-	}
-	__set_current_state(TASK_RUNNING);
+	ktest_park_until_stopped();
 }
 
 static bool parked(const struct helper *h)

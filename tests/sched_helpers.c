@@ -80,13 +80,7 @@ void th_note_start(struct helper *h)
 void th_park(struct helper *h)
 {
 	__atomic_store_n(&h->parked, true, __ATOMIC_RELEASE);
-	for (;;) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (kthread_should_stop())
-			break;
-		schedule();
-	}
-	__set_current_state(TASK_RUNNING);
+	ktest_park_until_stopped();
 }
 
 bool th_asleep(const struct helper *h)

@@ -142,14 +142,7 @@ extern struct th_shared th_shared;
  * Sleeps a tick at a time until cond is true, WAIT_TICKS at most; true
  * when cond came true.
  */
-#define wait_until(cond)                                                    \
-	({                                                                   \
-		unsigned long __end = jiffies + WAIT_TICKS;                  \
-		bool __ok;                                                   \
-		while (!(__ok = (cond)) && time_before(jiffies, __end))      \
-			schedule_timeout_uninterruptible(1);                 \
-		__ok;                                                        \
-	})
+#define wait_until(cond) ktest_wait_until(cond, WAIT_TICKS)
 
 /* wait_until(cond), failing the case (and leaving it) if it never is. */
 #define assert_eventually(t, cond)                                          \
