@@ -64,10 +64,11 @@ void udelay(unsigned long usecs);
 /* ---- the platform: CPUs and NUMA, from the firmware ---- */
 
 /*
- * Reads the firmware's tables (ACPI on the PC) and fixes the CPUs: sets
- * nr_cpu_ids (at most max_cpus, at least 1) and their order.
+ * Reads the firmware's tables (ACPI on the PC: from the RSDP copy in bi
+ * when the loader gave one) and fixes the CPUs: sets nr_cpu_ids (at most
+ * max_cpus, at least 1) and their order.
  */
-void arch_platform_init(unsigned int max_cpus);
+void arch_platform_init(const struct boot_info *bi, unsigned int max_cpus);
 
 #define FW_NUMA_MAX_BLKS 32
 #define FW_NUMA_MAX_LOCALITIES 8

@@ -65,7 +65,7 @@ void kernel_setup(const struct boot_info *bi)
 	e820__finish_early_params();
 
 	arch_time_init();
-	arch_platform_init(setup_max_cpus);
+	arch_platform_init(bi, setup_max_cpus);
 	mm_core_init(bi);
 	setup_per_cpu_areas();
 	sched_init();

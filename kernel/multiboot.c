@@ -261,6 +261,7 @@ int multiboot_parse(u32 magic, phys_addr_t info_pa,
 	memset(bi, 0, sizeof(*bi));
 	if (magic != MULTIBOOT_BOOTLOADER_MAGIC)
 		return -EINVAL;
+	bi->protocol = 1;
 
 	p = xlate(info_pa, sizeof(flags));
 	if (p) {

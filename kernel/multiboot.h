@@ -99,6 +99,10 @@ struct multiboot_module {
 } __packed;
 
 #define BOOT_MMAP_MAX 256
+#define BOOT_LOADER_NAME_MAX 64
+/* An ACPI RSDP as the loader copied it (Multiboot 2 tags 14 and 15): the
+ * 20 bytes of revision 0 or the 36 of revision 2; longer copies are cut. */
+#define BOOT_RSDP_MAX 36
 #define BOOT_MODULES_MAX 16
 #define BOOT_MODULE_NAME_MAX 64
 
@@ -128,6 +132,7 @@ struct boot_module {
 
 /* About 9 KiB: keep it static, never on the boot stack. */
 struct boot_info {
+	unsigned int protocol;	/* 1 or 2: the Multiboot version that booted us */
 	u32 flags;		/* the Multiboot flags as given */
 	u32 warnings;		/* BOOT_WARN_* bits */
 	u32 bad_fields;		/* MULTIBOOT_INFO_* bits whose pointer was refused */
@@ -142,6 +147,14 @@ struct boot_info {
 	unsigned int nr_modules;
 	struct boot_module modules[BOOT_MODULES_MAX];
 	unsigned int modules_dropped; /* beyond BOOT_MODULES_MAX, or end < start */
+	char loader_name[BOOT_LOADER_NAME_MAX]; /* empty when not given */
+	/*
+	 * The RSDP copy the loader passed (Multiboot 2 only): rsdp_len bytes
+	 * of rsdp[], 0 when none.  Not checked here: arch code validates it
+	 * as it would the firmware's own before trusting any of it.
+	 */
+	unsigned int rsdp_len;
+	u8 rsdp[BOOT_RSDP_MAX];
 	/* Physical ranges of the boot loader's data, for memblock to reserve. */
 	unsigned int nr_reserved;
 	struct boot_range reserved[4 + BOOT_MODULES_MAX];

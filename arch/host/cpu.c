@@ -44,7 +44,7 @@ void host_cpu_relax(void)
 		sched_yield();
 }
 
-void arch_platform_init(unsigned int max_cpus)
+void arch_platform_init(const struct boot_info *bi, unsigned int max_cpus)
 {
 	host_irq_init_this_cpu();
 	nr_cpu_ids = min(host_nr_cpus, max_cpus ? max_cpus : 1);

@@ -91,7 +91,7 @@ static void set_cpus(unsigned int max_cpus)
 	pr_info("smpboot: Allowing %u CPUs\n", nr_cpu_ids);
 }
 
-void arch_platform_init(unsigned int max_cpus)
+void arch_platform_init(const struct boot_info *bi, unsigned int max_cpus)
 {
 	int err = acpi_parse(&acpi, acpi_early_map, 0);
 
