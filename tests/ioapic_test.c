@@ -267,6 +267,10 @@ static void bad_arguments_are_refused(struct ktest *t)
  * purpose: an emulated PIT whose CPU thread is descheduled (TCG on a
  * busy host) merges the ticks it missed, and 60% has been seen; a line
  * routed wrong gives none, a level-triggered storm far more than 150%.
+ * When late wake-ups spoiled so many of the MAX_WINDOWS that less than a
+ * quarter of MEASURE_TICKS was measured, the rate is skipped with the
+ * count (where the interrupts ran is still judged); masked_line_is_silent
+ * catches a line that delivers nothing.
  */
 static void pit_rate_on_boot_cpu(struct ktest *t)
 {
@@ -282,16 +286,27 @@ static void pit_rate_on_boot_cpu(struct ktest *t)
 			spoiled++;
 	}
 	mask_and_settle(t);
-	KTEST_ASSERT_GE(t, ticks, (u64)MEASURE_TICKS);
+	/* Where and how the interrupts came holds whatever the host did. */
+	KTEST_EXPECT_EQ(t, atomic_read_int(&hits[0]), total_hits());
+	KTEST_EXPECT_EQ(t, outside_irq, 0);
+	KTEST_EXPECT_EQ(t, wrong_apic, 0);
+	/*
+	 * The rate needs measured time: a host that descheduled this CPU
+	 * past the one-shot in every window left none, and no figure is
+	 * better than a wrong one.
+	 */
+	if (ticks < MEASURE_TICKS / 4) {
+		ktest_printf(t, "%d of %d PIT windows spoiled by late wake-ups: %llu us measured",
+			     spoiled, windows + spoiled,
+			     ticks * 1000000 / PIT_TICK_RATE);
+		ktest_skip(t, "the host left too few unspoiled PIT windows to judge the rate");
+	}
 	expected = ticks / PIT_LATCH;
 	ktest_printf(t, "%d interrupts in %llu us by channel 2 (%d windows, %d spoiled), %llu expected",
 		     n, ticks * 1000000 / PIT_TICK_RATE, windows, spoiled,
 		     expected);
 	KTEST_EXPECT_GE(t, (u64)n * 4, expected);
 	KTEST_EXPECT_LE(t, (u64)n * 2, expected * 3 + 2);
-	KTEST_EXPECT_EQ(t, atomic_read_int(&hits[0]), total_hits());
-	KTEST_EXPECT_EQ(t, outside_irq, 0);
-	KTEST_EXPECT_EQ(t, wrong_apic, 0);
 }
 
 /*
