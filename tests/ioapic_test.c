@@ -262,11 +262,14 @@ static void bad_arguments_are_refused(struct ktest *t)
 
 /*
  * Routed to the boot CPU for MEASURE_TICKS of windows: the PIT's rate,
- * within 25% to 150% of one interrupt per PIT_LATCH ticks of channel 2,
- * all of it on CPU 0 in interrupt context.  The low bound is generous on
- * purpose: an emulated PIT whose CPU thread is descheduled (TCG on a
- * busy host) merges the ticks it missed, and 60% has been seen; a line
- * routed wrong gives none, a level-triggered storm far more than 150%.
+ * at most 150% of one interrupt per PIT_LATCH ticks of channel 2, all of
+ * it on CPU 0 in interrupt context.  A level-triggered storm gives far
+ * more than 150%.  The low bound is two interrupts a window (10% of the
+ * rate): QEMU raises the PIT's edges from a timer that a busy host runs
+ * late, and merges the periods it missed - 60% on a loaded host, 24%
+ * with -smp 8 on two busy cores have been seen - while a line routed
+ * wrong gives none and one that is never acknowledged stops after its
+ * first edge.
  * When late wake-ups spoiled so many of the MAX_WINDOWS that less than a
  * quarter of MEASURE_TICKS was measured, the rate is skipped with the
  * count (where the interrupts ran is still judged); masked_line_is_silent
@@ -305,7 +308,7 @@ static void pit_rate_on_boot_cpu(struct ktest *t)
 	ktest_printf(t, "%d interrupts in %llu us by channel 2 (%d windows, %d spoiled), %llu expected",
 		     n, ticks * 1000000 / PIT_TICK_RATE, windows, spoiled,
 		     expected);
-	KTEST_EXPECT_GE(t, (u64)n * 4, expected);
+	KTEST_EXPECT_GE(t, n, 2 * windows);
 	KTEST_EXPECT_LE(t, (u64)n * 2, expected * 3 + 2);
 }
 
