@@ -2,11 +2,17 @@
  * tests/boot_misuse.c - boots that must fail, proving that the host runner
  * tells a stopped kernel from a passing one: a deliberate panic (judged on
  * its "Kernel panic - not syncing:" line and exit status 35) and a
- * deliberate triple fault (QEMU exits 0 under -no-reboot).
+ * deliberate triple fault (QEMU exits 0 under -no-reboot); and cases
+ * that hang, which the framework's watchdog must name within their time
+ * limit (sleeping, and spinning on the case's CPU with preemption off).
  */
+#include "asm/processor.h"
 #include "kernel/arch.h"
 #include "kernel/bug.h"
+#include "kernel/preempt.h"
 #include "kernel/printk.h"
+#include "kernel/timer.h"
+#include "lib/string.h"
 #include "tests/ktest.h"
 
 static void misuse_panic(void)
@@ -50,3 +56,48 @@ static void misuse_bug_on(void)
 	BUG_ON(impossible);
 }
 KTEST_MISUSE(bug_on, misuse_bug_on);
+
+/* ---- the case watchdog ---- */
+
+static void sleeps_forever(struct ktest *t)
+{
+	for (;;)
+		msleep(100);
+}
+
+static void spins_forever(struct ktest *t)
+{
+	preempt_disable();
+	for (;;)
+		cpu_relax();
+}
+
+static const struct ktest_case hang_cases[] = {
+	KTEST_CASE_SLOW(sleeps_forever, 1),
+	KTEST_CASE_SLOW(spins_forever, 1),
+	KTEST_END,
+};
+
+static void run_hang(const char *which)
+{
+	struct ktest_case cases[2] = { KTEST_END, KTEST_END };
+	const struct ktest_suite suite = { .name = "misuse_hang",
+					   .cases = cases };
+
+	for (const struct ktest_case *c = hang_cases; c->name; c++)
+		if (!strcmp(c->name, which))
+			cases[0] = *c;
+	ktest_run_suite(&suite);
+}
+
+static void misuse_case_hang_sleep(void)
+{
+	run_hang("sleeps_forever");
+}
+KTEST_MISUSE(case_hang_sleep, misuse_case_hang_sleep);
+
+static void misuse_case_hang_spin(void)
+{
+	run_hang("spins_forever");
+}
+KTEST_MISUSE(case_hang_spin, misuse_case_hang_spin);

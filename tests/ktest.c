@@ -11,12 +11,21 @@
  * the counters.  A failed ASSERT longjmps back here, so the case's own
  * stack frames are abandoned, never returned through.
  *
+ * Time limits: while a case runs, a kernel timer is armed for its limit
+ * on another CPU when there is one (a case may keep its own CPU busy).
+ * If it fires, the case is named and the boot ends: nothing can unwind a
+ * thread stuck in the middle of the allocator.  It counts jiffies, which
+ * the boot CPU's tick advances: a case that hangs CPU 0 with interrupts
+ * off stops that clock too, and is left to the host runner's timeout.
+ * The slowest case is reported at the end, to keep the limits honest.
+ *
  * Randomness: the boot has one seed (from the TSC, or ktest.seed=N) and
  * each case derives its own from it and its name, so replaying a seed with
  * a filter reproduces a single case exactly.
  */
 #include "asm/setjmp.h"
 #include "kernel/sched.h"
+#include "kernel/smp.h"
 #include "kernel/timer.h"
 #include "kernel/arch.h"
 #include "kernel/bug.h"
@@ -45,6 +54,7 @@ static char filter[FILTER_MAX];
 static u64 boot_seed;
 static bool seed_given;
 static char misuse[64];
+static unsigned int time_limit_s = KTEST_TIME_LIMIT_S;
 
 struct ktest_counts {
 	unsigned int pass, fail, skip;
@@ -79,6 +89,17 @@ static int ktest_misuse_setup(const char *val)
 	return 0;
 }
 __setup("ktest.misuse", ktest_misuse_setup);
+
+static int ktest_time_limit_setup(const char *val)
+{
+	unsigned int v;
+
+	if (!val || kstrtouint(val, 0, &v) || v > 24 * 3600)
+		return -EINVAL;
+	time_limit_s = v;
+	return 0;
+}
+__setup("ktest.time_limit", ktest_time_limit_setup);
 
 /* ---- selection ---- */
 
@@ -333,9 +354,77 @@ static void check_leaks(struct ktest *t, const long *before)
 	}
 }
 
+/* ---- the watchdog ---- */
+
+static struct timer_list watchdog;
+static const struct ktest *watched;	/* the case running, under the watchdog */
+static unsigned int watched_limit_s;
+static unsigned long slowest_jiffies;
+static const char *slowest_suite, *slowest_case;
+
+static void watchdog_fire(unsigned long unused)
+{
+	const struct ktest *t = READ_ONCE(watched);
+
+	if (!t)
+		return;
+	printk_raw("    # %s: time limit of %u s exceeded: the case hangs\n",
+		   t->name, watched_limit_s);
+	show_tasks();
+	panic("ktest: case %s.%s exceeded its time limit of %u s",
+	      t->suite->name, t->name, watched_limit_s);
+}
+
+/* The CPU the watchdog's timer runs on: not the case's, when possible. */
+static int watchdog_cpu(void)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpu != smp_processor_id())
+			return cpu;
+	return smp_processor_id();
+}
+
+static void watchdog_arm(const struct ktest *t, const struct ktest_case *c)
+{
+	unsigned int limit = c->time_limit_s ? c->time_limit_s : time_limit_s;
+
+	if (!time_limit_s)
+		return;
+	/* A case's own limit grows with the default, for slower hosts. */
+	if (c->time_limit_s)
+		limit = c->time_limit_s * time_limit_s / KTEST_TIME_LIMIT_S;
+	watched_limit_s = limit ? limit : 1;
+	WRITE_ONCE(watched, t);
+	setup_timer(&watchdog, watchdog_fire, 0);
+	watchdog.expires = jiffies + (unsigned long)watched_limit_s * HZ;
+	add_timer_on(&watchdog, watchdog_cpu());
+}
+
+static void watchdog_disarm(void)
+{
+	if (!READ_ONCE(watched))
+		return;
+	del_timer_sync(&watchdog);
+	WRITE_ONCE(watched, NULL);
+}
+
+static void note_duration(const struct ktest *t, unsigned long start)
+{
+	unsigned long took = jiffies - start;
+
+	if (!slowest_case || took > slowest_jiffies) {
+		slowest_jiffies = took;
+		slowest_suite = t->suite->name;
+		slowest_case = t->name;
+	}
+}
+
 static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 		     unsigned int num, struct ktest_counts *counts)
 {
+	unsigned long start = jiffies;
 	struct arch_jmp_buf env;
 	struct ktest t = {
 		.name = c->name,
@@ -348,6 +437,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 	volatile bool inited = false;
 
 	snapshot(before);
+	watchdog_arm(&t, c);
 	if (arch_setjmp(&env) == 0) {
 		if (s->init && s->init(&t) != 0) {
 			KTEST_FAIL(&t, "suite init failed");
@@ -360,6 +450,8 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 		s->exit(&t);
 	if (!t.skipped)
 		check_leaks(&t, before);
+	watchdog_disarm();
+	note_duration(&t, start);
 
 	if (t.failed) {
 		counts->fail++;
@@ -432,6 +524,10 @@ int ktest_run_all(void)
 			run_suite(*sp, ++num, &total);
 	printk_raw("# totals: pass:%u fail:%u skip:%u total:%u\n", total.pass,
 		   total.fail, total.skip, total.pass + total.fail + total.skip);
+	if (slowest_case)
+		printk_raw("# ktest: slowest case %s.%s: %u ms (time limit %u s)\n",
+			   slowest_suite, slowest_case,
+			   jiffies_to_msecs(slowest_jiffies), time_limit_s);
 
 	if (total.fail)
 		pr_err("ktest: %u of %u tests FAILED\n", total.fail,
@@ -439,6 +535,18 @@ int ktest_run_all(void)
 	else
 		pr_info("ktest: all %u tests passed (%u skipped)\n",
 			total.pass + total.skip, total.skip);
+	return (int)total.fail;
+}
+
+int ktest_run_suite(const struct ktest_suite *s)
+{
+	struct ktest_counts total = { 0, 0, 0 };
+
+	if (!seed_given)
+		boot_seed = get_cycles();
+	printk_raw("KTAP version 1\n");
+	printk_raw("1..1\n");
+	run_suite(s, 1, &total);
 	return (int)total.fail;
 }
 

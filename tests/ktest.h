@@ -36,7 +36,17 @@ struct ktest;
 struct ktest_case {
 	const char *name;
 	void (*run)(struct ktest *t);
+	unsigned int time_limit_s;	/* 0: KTEST_TIME_LIMIT_S */
 };
+
+/*
+ * Every case runs under a watchdog: one that outlives its time limit is
+ * named, the tasks are shown, and the boot ends with a panic (its thread
+ * cannot be unwound from outside).  The limit is wall time on a loaded
+ * host, many times what the case needs; ktest.time_limit=S changes the
+ * default (0 turns the watchdog off, e.g. to step through a case in gdb).
+ */
+#define KTEST_TIME_LIMIT_S 30
 
 struct ktest_suite {
 	const char *name;
@@ -53,6 +63,9 @@ struct ktest_suite {
 };
 
 #define KTEST_CASE(fn) { .name = #fn, .run = fn }
+/* A case that needs longer than KTEST_TIME_LIMIT_S on a slow host. */
+#define KTEST_CASE_SLOW(fn, seconds)                                       \
+	{ .name = #fn, .run = fn, .time_limit_s = (seconds) }
 #define KTEST_END { .name = NULL, .run = NULL }
 
 #define KTEST_SUITE(suite)                                                 \
@@ -102,6 +115,13 @@ struct ktest {
 /* Runs every registered suite (honouring ktest.filter) and prints KTAP.
  * Returns the number of failed cases. */
 int ktest_run_all(void);
+
+/*
+ * Runs one suite that is not registered, as its own KTAP document (for
+ * misuse scenarios that exercise the runner itself).  Returns the number
+ * of failed cases.
+ */
+int ktest_run_suite(const struct ktest_suite *s);
 
 /* Runs the misuse scenario named on the command line, if any.  Does not
  * return when one was requested and it did stop the kernel. */
