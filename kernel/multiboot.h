@@ -177,7 +177,7 @@ struct boot_info {
 	/* Multiboot 2 only; zero under v1. */
 	u32 mb2_total_size;	/* the info block's size */
 	unsigned int rsdp_tag;	/* 14 or 15: the tag rsdp[] came from */
-	enum boot_map_source map_source;
+	unsigned int map_source; /* an enum boot_map_source */
 	unsigned int map_entries; /* entries or descriptors the source held */
 	u32 mmap_entry_size, mmap_entry_version; /* tag 6's, as given */
 	u32 efi_descr_size, efi_descr_version;	  /* tag 17's, as given */

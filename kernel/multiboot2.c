@@ -470,7 +470,8 @@ void multiboot2_print_info(const struct boot_info *bi)
 	u32 w = bi->warnings;
 	char oem[7];
 
-	pr_info("information block of %u bytes\n", bi->mb2_total_size);
+	if (!(w & BOOT_WARN_BAD_POINTER))
+		pr_info("information block of %u bytes\n", bi->mb2_total_size);
 	if (bi->loader_name[0])
 		pr_info("loader '%s'\n", bi->loader_name);
 	if (bi->mem_lower_kb || bi->mem_upper_kb)
@@ -482,7 +483,7 @@ void multiboot2_print_info(const struct boot_info *bi)
 		pr_info("ACPI RSDP copy from tag %u (%s): %u bytes, revision %u, OEM '%s'\n",
 			bi->rsdp_tag, bi->rsdp_tag == MULTIBOOT2_TAG_ACPI_NEW ?
 			"new" : "old", bi->rsdp_len, bi->rsdp[15], oem);
-	} else if (!(w & BOOT_WARN_MB2_TOTAL_SIZE)) {
+	} else if (!(w & (BOOT_WARN_MB2_TOTAL_SIZE | BOOT_WARN_BAD_POINTER))) {
 		pr_info("no ACPI RSDP tag\n");
 	}
 
