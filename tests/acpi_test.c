@@ -371,9 +371,12 @@ static void put_good_srat(phys_addr_t pa, u8 rev)
 	table_end(&tb);
 }
 
+/* The RSDP at hint (0: the BIOS area only: no copy, no memory map). */
 static int fake_parse(phys_addr_t hint)
 {
-	return acpi_parse(&info, fake_map, hint);
+	const struct acpi_rsdp_sources src = { .hint = hint };
+
+	return acpi_parse(&info, fake_map, &src);
 }
 
 /* ---- the live tables ------------------------------------------------------ */
@@ -431,7 +434,7 @@ static void live_parse(struct ktest *t)
 	if (!fw_cfg_present())
 		ktest_skip(t, "no QEMU fw_cfg: nothing to check the tables against");
 	live_refused = 0;
-	ret = acpi_parse(&info, live_map, 0);
+	ret = acpi_parse(&info, live_map, acpi_boot_sources());
 	live_unmap();
 	if (ret && live_refused)
 		ktest_skip(t, "the ACPI tables lie where this test cannot map them (above 4 GiB, or its window is taken)");
