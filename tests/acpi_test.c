@@ -1317,7 +1317,7 @@ static void fw_ranges_scan(struct ktest *t)
 		{ FW_PA, 0x400, 1 },		/* RAM */
 		{ FW_PA + 0x400, 0x400, 2 },	/* reserved */
 		{ FW_PA + 0x800, 0x800, 4 },	/* ACPI NVS, listed first */
-		{ 0x100000000ULL, 0x1000, 3 },	/* ACPI data above 4 GiB */
+		{ 0x180000000ULL, 0x1000, 3 },	/* ACPI data above 4 GiB */
 		{ FW_PA + 0x1008, 0xff8, 3 },	/* ACPI data, from 0x1010 */
 	};
 
