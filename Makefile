@@ -105,10 +105,10 @@ HOST_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -fno-builtin \
 	       -I. -Iarch/host/include -DNR_CPUS=$(NR_CPUS) \
 	       -DMM86_VERSION='"$(VERSION)"' $(HOST_SAN)
 HOST_LDLIBS := $(HOST_SAN) -pthread
-HOST_SUITES := lib cmdline multiboot e820 memblock buddy gfp zone pcp vmstat \
+HOST_SUITES := lib cmdline multiboot multiboot2 e820 memblock buddy gfp zone pcp vmstat \
 	       highmem slab kmalloc smp_stress irq_alloc sched timer wait reclaim mempool
 HOST_SRCS   := $(filter-out lib/string.c,$(wildcard lib/*.c)) \
-	       $(addprefix kernel/,cmdline.c multiboot.c printk.c panic.c \
+	       $(addprefix kernel/,cmdline.c multiboot.c multiboot2.c printk.c panic.c \
 				   smp.c percpu.c version.c kallsyms.c main.c \
 				   sched.c kthread.c timer.c wait.c mutex.c) \
 	       $(wildcard mm/*.c) $(wildcard arch/host/*.c) \
