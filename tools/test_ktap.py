@@ -729,6 +729,82 @@ class TestMachine(unittest.TestCase):
                              machine.missing_file(["uefi"], images, fw))
 
 
+def load_qemu_run():
+    """tools/qemu-run as a module (it has no .py suffix)."""
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader(
+        "qemu_run", os.path.join(HERE, "qemu-run"))
+    spec = importlib.util.spec_from_loader("qemu_run", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+class TestQemuRun(unittest.TestCase):
+    qr = load_qemu_run()
+
+    def test_verdicts(self):
+        cases = {
+            (33, None): (0, "all tests passed"),
+            (35, None): (1, "the kernel reported a failure"),
+            (0, "host-qmp-quit"): (130, "quit by user"),
+            (0, "host-ui"): (130, "quit by user"),
+            (0, "guest-reset"):
+                (1, "triple fault or reset (the machine reset itself)"),
+            (0, "guest-shutdown"): (1, "the machine powered itself off"),
+            (0, None): (1, "QEMU exited 0 without saying why"),
+            (1, None): (1, "QEMU failed (exit 1)"),
+            (-9, None): (130, "QEMU killed by SIGKILL"),
+        }
+        for (status, reason), expected in cases.items():
+            with self.subTest(status=status, reason=reason):
+                self.assertEqual(expected, self.qr.verdict(status, reason))
+
+    def test_commands(self):
+        common = ["-display", "none", "-serial", "mon:stdio", "-no-reboot",
+                  "-S", "-chardev", "socket,id=qmp,fd=7", "-mon",
+                  "chardev=qmp,mode=control", "-device",
+                  "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+        args = self.qr.parse_args(["-m", "64M", "--smp", "1", "--append",
+                                   "loglevel=7", "--qemu", "q", "--gdb",
+                                   "--", "-d", "int"])
+        self.assertEqual(["q"] + common + [
+            "-kernel", "build/mm86.elf", "-append", "loglevel=7", "-m",
+            "64M", "-smp", "1", "-s", "-d", "int"],
+            self.qr.build_command(args, "elf", 7))
+        args = self.qr.parse_args(["--firmware", "uefi", "--qemu", "q",
+                                   "--vars", "v.fd", "--ovmf-code", "c.fd",
+                                   "--iso-mb1", "m1.iso", "--boot",
+                                   "iso-mb1"])
+        self.assertEqual(["q"] + common + [
+            "-machine", "q35,smm=on", "-global",
+            "driver=cfi.pflash01,property=secure,value=on", "-drive",
+            "if=pflash,format=raw,unit=0,readonly=on,file=c.fd", "-drive",
+            "if=pflash,format=raw,unit=1,file=v.fd", "-cdrom", "m1.iso",
+            "-boot", "d", "-m", "512M", "-smp", "2"],
+            self.qr.build_command(args, "uefi-mb1", 7))
+        args = self.qr.parse_args(["--machine", "q35", "--boot", "iso"])
+        self.assertEqual(["-machine", "q35", "-cdrom", "build/mm86.iso"],
+                         self.qr.build_command(args, "iso", 3)[13:17])
+
+    def test_bad_combinations(self):
+        cases = {
+            ("--firmware", "uefi", "--boot", "kernel"):
+                "firmware uefi cannot boot kernel",
+            ("--firmware", "uefi", "--machine", "pc"):
+                "UEFI boots run on q35",
+            ("--boot", "iso", "--append", "quiet"):
+                "takes its command line from GRUB's config",
+        }
+        for argv, fragment in cases.items():
+            with self.subTest(argv=argv):
+                err = io.StringIO()
+                with contextlib.redirect_stderr(err):
+                    self.assertEqual(2, self.qr.main(list(argv)))
+                self.assertIn(fragment, err.getvalue())
+
+
 # A stand-in for QEMU: writes a passing report to the serial file and
 # records its pflash variables file and what that file held.
 FAKE_QEMU = """\
