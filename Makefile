@@ -33,6 +33,7 @@ MEM     ?= 512M
 CPUS    ?= 2
 APPEND  ?=
 FIRMWARE ?= bios
+BOOT    ?= $(if $(filter uefi,$(FIRMWARE)),iso,kernel)
 MACHINE ?=
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 ONLY    ?= *
@@ -207,11 +208,11 @@ bench-host: deps $(BENCH_BIN)
 # Two images from one rule, each bootable under BIOS and 32-bit UEFI
 # (tools/mkiso fails when GRUB for either is missing): $(ISO) boots GRUB's
 # multiboot2 entry, $(ISO_MB1) the multiboot (v1) one.  ISO_APPEND is the
-# command line GRUB passes (default: APPEND, so that run and debug pass it
-# to an ISO boot too).  The images are remade only when the kernel,
+# command line GRUB passes (default: none, or APPEND when run or debug boot
+# an ISO, BOOT=iso or iso-mb1).  The images are remade only when the kernel,
 # grub.cfg, tools/mkiso or ISO_APPEND change: ISO_APPEND lives in
 # $(ISO_STAMP), rewritten only when it differs.
-ISO_APPEND ?= $(APPEND)
+ISO_APPEND ?= $(if $(filter-out kernel,$(BOOT)),$(APPEND))
 ISO_STAMP  := $(BUILD)/iso-append.txt
 ifneq ($(file <$(ISO_STAMP)),$(ISO_APPEND))
   $(shell mkdir -p $(BUILD))
@@ -235,7 +236,6 @@ $(ISO) $(ISO_MB1): $(KERNEL) iso/grub.cfg tools/mkiso $(ISO_STAMP)
 # ISO, iso by default), MACHINE=q35 (UEFI is always q35).  tools/qemu-run
 # puts COM1 and the monitor on the terminal (quit: Ctrl-A X), gives UEFI a
 # fresh copy of OVMF's variables, and turns QEMU's exit into the verdict.
-BOOT ?= $(if $(filter uefi,$(FIRMWARE)),iso,kernel)
 RUN_IMAGE := $(if $(filter iso,$(BOOT)),$(ISO),$(if $(filter iso-mb1,$(BOOT)),$(ISO_MB1)))
 RUN_ARGS = --firmware $(FIRMWARE) --boot $(BOOT) \
 	   $(if $(MACHINE),--machine $(MACHINE)) -m $(MEM) --smp $(CPUS) \
