@@ -265,7 +265,7 @@ def describe_exit(code: int | None) -> str:
     if code == EXIT_FAILED:
         return f"kernel reported failure or panicked (exit {EXIT_FAILED})"
     if code == 0:
-        return "triple fault or reset (QEMU exit 0)"
+        return "triple fault, reset or power-off (QEMU exit 0)"
     if code == 1:
         return "QEMU error (exit 1)"
     if code < 0:
