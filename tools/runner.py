@@ -13,14 +13,16 @@ GRUB's config, so that field must be empty; a UEFI boot is always q35 and
 may not name -machine.  q35 with -kernel is an elf boot with
 "-machine q35" in its options.  Each UEFI boot gets its own fresh copy of
 OVMF's variables, LOGS/NAME.vars.fd, since boots run in parallel.
-expectation is "pass [timeout=S]" or
+expectation is "pass [timeout=S] [line=REGEX]" or
 "fail exit=N line=REGEX [timeout=S]"; REGEX runs to the end of the line
 (less a trailing timeout=S) and may contain "|" and "#".  A line whose
 first non-blank character is "#" is a comment.
 
 A "pass" boot passes when QEMU exits 33 (the kernel wrote 0x10 to
 isa-debug-exit) and its serial log holds a well-formed KTAP report with no
-"not ok".  A "fail" boot passes when QEMU exits N, some log line (less its
+"not ok", and, when it names one, some log line (less its
+"[ timestamp ] " prefix) fully matches REGEX: a boot can so insist on how
+it came up (where ACPI was found, say).  A "fail" boot passes when QEMU exits N, some log line (less its
 "[ timestamp ] " prefix) fully matches REGEX, and the boot does not pass
 the pass rule.  The last line printed is "N passed, N failed[, N skipped]";
 the exit status is 0 only when nothing failed (2 for a usage error).
@@ -85,7 +87,7 @@ class Boot:
     expect: str  # "pass" or "fail"
     timeout: float = DEFAULT_TIMEOUT
     exit_status: int | None = None  # must-fail boots only
-    line_re: re.Pattern | None = None  # must-fail boots only
+    line_re: re.Pattern | None = None  # a line the log must hold
     lineno: int = 0
 
 
@@ -115,7 +117,7 @@ def parse_expectation(text: str) -> dict:
     kind, rest = words[0], (words[1] if len(words) > 1 else "")
     result: dict = {"expect": kind}
     while rest:
-        if kind == "fail" and rest.startswith("line="):
+        if rest.startswith("line="):
             regex = rest[len("line="):]
             m = TRAILING_TIMEOUT_RE.search(regex)
             if m:
@@ -136,7 +138,7 @@ def parse_expectation(text: str) -> dict:
         key, eq, value = word.partition("=")
         if not eq or key not in (("timeout",) if kind == "pass"
                                  else ("timeout", "exit")):
-            allowed = ("timeout=S" if kind == "pass"
+            allowed = ("timeout=S and line=REGEX" if kind == "pass"
                        else "exit=N, line=REGEX and timeout=S")
             raise ValueError(f"unexpected {word!r} in a '{kind}' expectation "
                              f"(allowed: {allowed})")
@@ -330,7 +332,7 @@ def judge(boot: Boot, outcome: Outcome) -> Verdict:
     report = ktap.parse(outcome.log)
     if boot.expect == "fail":
         return _judge_must_fail(boot, outcome, report)
-    return _judge_pass(outcome, report)
+    return _judge_pass(boot, outcome, report)
 
 
 def _count_rows(report: ktap.Report, boot_failed: bool) -> list[Row]:
@@ -358,10 +360,20 @@ def _count_rows(report: ktap.Report, boot_failed: bool) -> list[Row]:
     return rows
 
 
-def _judge_pass(outcome: Outcome, report: ktap.Report) -> Verdict:
+def _has_line(line_re: re.Pattern, log: str) -> bool:
+    """Whether a log line, less its timestamp, fully matches line_re."""
+    return any(line_re.fullmatch(strip_timestamp(line))
+               for line in log.split("\n"))
+
+
+def _judge_pass(boot: Boot, outcome: Outcome,
+                report: ktap.Report) -> Verdict:
     reasons = _run_problems(outcome)
     if not reasons and outcome.returncode != EXIT_PASSED:
         reasons.append(describe_exit(outcome.returncode))
+    if boot.line_re is not None and not _has_line(boot.line_re, outcome.log):
+        reasons.append(f"expected line not found (a line matching "
+                       f"{boot.line_re.pattern!r})")
     if report.errors:
         shown = report.errors[:MAX_KTAP_ERRORS]
         more = len(report.errors) - len(shown)
@@ -414,8 +426,7 @@ def _judge_must_fail(boot: Boot, outcome: Outcome,
                        f"{describe_exit(outcome.returncode)}; expected "
                        f"{describe_exit(boot.exit_status)}")
     assert boot.line_re is not None
-    found = any(boot.line_re.fullmatch(strip_timestamp(line))
-                for line in outcome.log.split("\n"))
+    found = _has_line(boot.line_re, outcome.log)
     if not found:
         reasons.append(f"expected line not found; last lines:\n"
                        + log_tail(outcome.log)

@@ -890,6 +890,27 @@ class TestJudgePass(unittest.TestCase):
         self.assertEqual(["buddy", "slab"], [r.suite for r in v.rows])
         self.assertEqual("3 cases", v.summary)
 
+    def test_pass_with_a_required_line(self):
+        [b] = runner.parse_matrix(
+            r"u | uefi | | | pass timeout=90 line=ACPI: RSDP \(boot "
+            r"loader's copy\) 000024 \(v02 BOCHS \)")
+        self.assertEqual(("pass", 90.0), (b.expect, b.timeout))
+        good = ("[    0.001580] ACPI: RSDP (boot loader's copy) 000024 "
+                "(v02 BOCHS )\r\n" + PASSING)
+        v = runner.judge(b, runner.Outcome(33, good))
+        self.assertTrue(v.passed, v.reasons)
+        # The same report with the RSDP from elsewhere does not pass.
+        bad = good.replace("(boot loader's copy)", "0x000000003EE73000")
+        v = runner.judge(b, runner.Outcome(33, bad))
+        self.assertFalse(v.passed)
+        self.assertEqual("expected line not found (a line matching "
+                         "\"ACPI: RSDP \\\\(boot loader's copy\\\\) 000024 "
+                         "\\\\(v02 BOCHS \\\\)\")", v.reasons[0])
+        self.assertEqual(ktap.Counts(3, 1, 0), v.counts)  # the boot's
+        # timeout= may also follow the line, as in a 'fail' expectation.
+        [b] = runner.parse_matrix("u | elf | | | pass line=a b timeout=5")
+        self.assertEqual(("a b", 5.0), (b.line_re.pattern, b.timeout))
+
     def test_skips_are_counted_apart(self):
         log = edit(EXAMPLE, "ok 2 cmdline", "ok 2 cmdline")
         log = edit(log, "    not ok 2 string_ops", "    ok 2 string_ops")
