@@ -1,4 +1,5 @@
-"""The machines mm86 boots on, as QEMU arguments: the one place that knows them.
+"""The machines mm86 boots on, as QEMU arguments; the one place that knows
+them.
 
 tools/runner.py (the boot matrix) and tools/qemu-run (make run and debug)
 both build their QEMU command lines here, so an image kind, a firmware file

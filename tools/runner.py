@@ -22,10 +22,11 @@ A "pass" boot passes when QEMU exits 33 (the kernel wrote 0x10 to
 isa-debug-exit) and its serial log holds a well-formed KTAP report with no
 "not ok", and, when it names one, some log line (less its
 "[ timestamp ] " prefix) fully matches REGEX: a boot can so insist on how
-it came up (where ACPI was found, say).  A "fail" boot passes when QEMU exits N, some log line (less its
-"[ timestamp ] " prefix) fully matches REGEX, and the boot does not pass
-the pass rule.  The last line printed is "N passed, N failed[, N skipped]";
-the exit status is 0 only when nothing failed (2 for a usage error).
+it came up (where ACPI was found, say).  A "fail" boot passes when QEMU
+exits N, some log line (less its "[ timestamp ] " prefix) fully matches
+REGEX, and the boot does not pass the pass rule.  The last line printed
+is "N passed, N failed[, N skipped]"; the exit status is 0 only when
+nothing failed (2 for a usage error).
 
 parse_matrix() and judge() are pure functions, tested by test_ktap.py.
 """

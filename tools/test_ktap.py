@@ -948,7 +948,8 @@ class TestJudgePass(unittest.TestCase):
     def test_triple_fault(self):
         v = self.judge(0, PASSING)
         self.assertFalse(v.passed)
-        self.assertIn("triple fault, reset or power-off (QEMU exit 0)", v.reasons)
+        self.assertIn("triple fault, reset or power-off (QEMU exit 0)",
+                      v.reasons)
         # A complete all-ok report still counts one failure for the boot.
         self.assertEqual(ktap.Counts(3, 1, 0), v.counts)
 
@@ -1001,7 +1002,8 @@ class TestJudgeMustFail(unittest.TestCase):
         v = self.judge(0, PANIC_LOG)
         self.assertFalse(v.passed)
         self.assertEqual(ktap.Counts(0, 1, 0), v.counts)
-        self.assertIn("triple fault, reset or power-off (QEMU exit 0)", v.reasons[0])
+        self.assertIn("triple fault, reset or power-off (QEMU exit 0)",
+                      v.reasons[0])
 
     def test_line_not_found(self):
         v = self.judge(35, PANIC_LOG.replace("deliberate", "accidental"))
