@@ -472,7 +472,13 @@ void multiboot2_print_info(const struct boot_info *bi)
 	u32 w = bi->warnings;
 	char oem[7];
 
-	if (!(w & BOOT_WARN_BAD_POINTER))
+	/* reserved[0] is the block once it could be read. */
+	if (bi->nr_reserved)
+		pr_info("information block of %u bytes at [mem 0x%08llx-0x%08llx]\n",
+			bi->mb2_total_size,
+			(unsigned long long)bi->reserved[0].start,
+			(unsigned long long)bi->reserved[0].end - 1);
+	else if (!(w & BOOT_WARN_BAD_POINTER))
 		pr_info("information block of %u bytes\n", bi->mb2_total_size);
 	if (bi->loader_name[0])
 		pr_info("loader '%s'\n", bi->loader_name);
