@@ -1,6 +1,12 @@
 /*
  * kernel/multiboot.c - reads the Multiboot v1 information block.
  *
+ * It also holds what both protocols share (kernel/multiboot2.c reads
+ * Multiboot 2 into the same struct boot_info): the bounded appends to
+ * bi->mmap[] and bi->reserved[], the command-line cut, the map made of
+ * mem_lower/mem_upper, and multiboot_print().  Called once, before
+ * memory management, on the boot CPU: no locks.
+ *
  * Everything the boot loader wrote is untrusted input at a physical
  * address.  Invariants:
  *  - Boot loader memory is only ever read through the caller's translator,
