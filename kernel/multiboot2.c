@@ -42,6 +42,7 @@
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "mm/e820.h"
 
 BUILD_BUG_ON(sizeof(struct multiboot2_tag) != 8);
 BUILD_BUG_ON(sizeof(struct multiboot2_tag_module) != 16);
@@ -54,7 +55,7 @@ BUILD_BUG_ON(MULTIBOOT2_RSDP_V2_LEN > BOOT_RSDP_MAX);
 
 /* A larger block is taken for garbage (GRUB's are a few KiB). */
 #define MB2_INFO_MAX (1U << 20)
-#define MB2_INFO_MIN 16	/* the header and an end tag */
+#define MB2_INFO_MIN 16 /* the header and an end tag */
 
 #define EFI_PAGE_SHIFT 12
 
@@ -80,18 +81,18 @@ u32 efi_type_to_e820(u32 efi_type)
 	case EFI_BOOT_SERVICES_CODE:
 	case EFI_BOOT_SERVICES_DATA:
 	case EFI_CONVENTIONAL_MEMORY:
-		return MULTIBOOT_MEMORY_AVAILABLE;	/* E820_TYPE_RAM */
+		return E820_TYPE_RAM;
 	case EFI_ACPI_RECLAIM_MEMORY:
-		return MULTIBOOT_MEMORY_ACPI_RECLAIMABLE; /* E820_TYPE_ACPI */
+		return E820_TYPE_ACPI;
 	case EFI_ACPI_MEMORY_NVS:
-		return MULTIBOOT_MEMORY_NVS;		/* E820_TYPE_NVS */
+		return E820_TYPE_NVS;
 	case EFI_UNUSABLE_MEMORY:
-		return MULTIBOOT_MEMORY_BADRAM;		/* E820_TYPE_UNUSABLE */
+		return E820_TYPE_UNUSABLE;
 	case EFI_PERSISTENT_MEMORY:
-		return 7;				/* E820_TYPE_PMEM */
+		return E820_TYPE_PMEM;
 	default:
 		/* Reserved, runtime services, MMIO, PAL code, unknown. */
-		return MULTIBOOT_MEMORY_RESERVED;
+		return E820_TYPE_RESERVED;
 	}
 }
 
@@ -103,7 +104,8 @@ static void add_merged(struct boot_info *bi, u64 addr, u64 len, u32 type)
 	if (bi->nr_mmap && !bi->mmap_dropped) {
 		prev = &bi->mmap[bi->nr_mmap - 1];
 		if (prev->type == type && prev->len <= ~0ULL - prev->addr &&
-		    prev->addr + prev->len == addr && len <= ~0ULL - prev->len) {
+		    prev->addr + prev->len == addr &&
+		    len <= ~0ULL - prev->len) {
 			prev->len += len;
 			return;
 		}
@@ -287,7 +289,7 @@ static void parse_tag(struct boot_info *bi, const u8 *tag,
 			bi->warnings |= BOOT_WARN_MB2_UNKNOWN_TAG;
 			bi->unknown_tags++;
 		}
-		break;	/* framebuffer, ELF sections, EFI tables: unused */
+		break; /* framebuffer, ELF sections, EFI tables: unused */
 	}
 }
 
@@ -470,7 +472,13 @@ void multiboot2_print_info(const struct boot_info *bi)
 	u32 w = bi->warnings;
 	char oem[7];
 
-	if (!(w & BOOT_WARN_BAD_POINTER))
+	/* reserved[0] is the block once it could be read. */
+	if (bi->nr_reserved)
+		pr_info("information block of %u bytes at [mem 0x%08llx-0x%08llx]\n",
+			bi->mb2_total_size,
+			(unsigned long long)bi->reserved[0].start,
+			(unsigned long long)bi->reserved[0].end - 1);
+	else if (!(w & BOOT_WARN_BAD_POINTER))
 		pr_info("information block of %u bytes\n", bi->mb2_total_size);
 	if (bi->loader_name[0])
 		pr_info("loader '%s'\n", bi->loader_name);
@@ -481,8 +489,9 @@ void multiboot2_print_info(const struct boot_info *bi)
 	if (bi->rsdp_len) {
 		rsdp_oem(bi, oem);
 		pr_info("ACPI RSDP copy from tag %u (%s): %u bytes, revision %u, OEM '%s'\n",
-			bi->rsdp_tag, bi->rsdp_tag == MULTIBOOT2_TAG_ACPI_NEW ?
-			"new" : "old", bi->rsdp_len, bi->rsdp[15], oem);
+			bi->rsdp_tag,
+			bi->rsdp_tag == MULTIBOOT2_TAG_ACPI_NEW ? "new" : "old",
+			bi->rsdp_len, bi->rsdp[15], oem);
 	} else if (!(w & (BOOT_WARN_MB2_TOTAL_SIZE | BOOT_WARN_BAD_POINTER))) {
 		pr_info("no ACPI RSDP tag\n");
 	}
@@ -495,12 +504,11 @@ void multiboot2_print_info(const struct boot_info *bi)
 		       bi->mb2_total_size, MB2_INFO_MAX);
 	if (w & BOOT_WARN_MB2_TAG_SIZE)
 		pr_warn("the tag at offset %u (type %u) has size %u, below 8; it and the tags after it were ignored\n",
-			bi->bad_tag_offset, bi->bad_tag_type,
-			bi->bad_tag_size);
+			bi->bad_tag_offset, bi->bad_tag_type, bi->bad_tag_size);
 	if (w & BOOT_WARN_MB2_TAG_OVERRUN)
 		pr_warn("the tag at offset %u (type %u, size %u) runs past total_size %u; it and the tags after it were ignored\n",
-			bi->bad_tag_offset, bi->bad_tag_type,
-			bi->bad_tag_size, bi->mb2_total_size);
+			bi->bad_tag_offset, bi->bad_tag_type, bi->bad_tag_size,
+			bi->mb2_total_size);
 	if (w & BOOT_WARN_MB2_NO_END)
 		pr_warn("no end tag within total_size %u; the tags before it were kept\n",
 			bi->mb2_total_size);
