@@ -18,13 +18,16 @@
  * and a live case whose tables lie there skips, saying so.
  *
  * The rest: hand-made tables in static arrays that stand for physical
- * memory (the tables at FAKE_BASE, the BIOS data area, an EBDA and part of
- * the BIOS ROM area), parsed through fake_map().  fake_map() refuses any
+ * memory (the tables at FAKE_BASE, the BIOS data area, an EBDA, part of
+ * the BIOS ROM area, and firmware memory that the cases' own memory maps
+ * name), parsed through fake_map().  fake_map() refuses any
  * range not wholly inside one of them, counts refusals, and returns a
  * bounce buffer: each call fills a fresh one with the range and poisons
  * the one handed out before, so that reading through a stale pointer or
- * past the length asked for reads 0xa5, never the data.  Every expected
- * number is written out by hand.
+ * past the length asked for reads 0xa5, never the data.  A boot loader's
+ * RSDP copy is a plain array, as in the boot information.  Every expected
+ * number is written out by hand, and so are the lines acpi_print() says
+ * about the RSDP, caught by a console of the suite's own.
  */
 #include "asm/acpi.h"
 #include "asm/fw_cfg.h"
@@ -1060,7 +1063,10 @@ static int parse_sources(unsigned int copy_len,
 			 const struct boot_mmap_entry *mmap, unsigned int nr)
 {
 	const struct acpi_rsdp_sources src = {
-		.copy = copy, .copy_len = copy_len, .mmap = mmap, .nr_mmap = nr,
+		.copy = copy,
+		.copy_len = copy_len,
+		.mmap = mmap,
+		.nr_mmap = nr,
 	};
 
 	return acpi_parse(&info, fake_map, &src);
@@ -1374,8 +1380,11 @@ static void rsdp_order(struct ktest *t)
 	static const u8 m[] = { 10, 20, 20, 10 };
 	const struct boot_mmap_entry map[] = { { FW_PA, FW_SIZE, 3 } };
 	const struct acpi_rsdp_sources hinted = {
-		.hint = PA(RSDP_OFF), .copy = copy, .copy_len = 20,
-		.mmap = map, .nr_mmap = 1,
+		.hint = PA(RSDP_OFF),
+		.copy = copy,
+		.copy_len = 20,
+		.mmap = map,
+		.nr_mmap = 1,
 	};
 
 	put_rsdt(PA(RSDT_OFF), r_copy, 1);

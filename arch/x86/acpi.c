@@ -32,9 +32,11 @@
  *     (no RSDP in the BIOS area, no copy): the memory map's ACPI data and
  *     ACPI NVS ranges, scanned on 16-byte boundaries.  Linux on EFI reads
  *     the RSDP's address from the EFI system table's configuration table
- *     instead, which a Multiboot 1 kernel is never given.
- * A scan looks at 1 KiB at a time, so a map() window of any size from
- * 2 KiB up can serve it whatever the length and place of the range.
+ *     instead, which a Multiboot 1 kernel is never given.  On OVMF it
+ *     finds the ACPI 1.0 RSDP (RSDT only): the 2.0 one lies 20 bytes
+ *     after it, off the 16-byte grid, and its XSDT lists the same tables.
+ * However long a range, a scan asks map() for 1 KiB at a time, and a
+ * candidate for no more than its length field (36 bytes in practice).
  *
  * What it trusts: the specification's layouts, and that map() returns
  * memory holding what is at that physical address at the time.  Policy is

@@ -6,11 +6,11 @@
  * It reads only the summary (struct acpi_info), never firmware memory, so
  * it may run at any time.  The RSDP comes first, with where it was found
  * when that was not where Linux looks (a loader's copy has no address),
- * then the tables, in the order they were read,
- * each followed by a warning when it was rejected or skipped; then the
- * MADT's entries, the SRAT's affinities and the SLIT's matrix.  Node
- * numbers are computed here only to print them as Linux does (see
- * pxm_to_node); deciding the kernel's nodes is the NUMA code's business.
+ * then the tables in the order they were read, each followed by a warning
+ * when it was rejected or skipped; then the MADT's entries, the SRAT's
+ * affinities and the SLIT's matrix.  Node numbers are computed here only
+ * to print them as Linux does (see pxm_to_node); deciding the kernel's
+ * nodes is the NUMA code's business.
  */
 #define pr_fmt(fmt) "ACPI: " fmt
 
