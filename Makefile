@@ -227,7 +227,7 @@ $(ISO_STAMP):
 
 $(ISO) $(ISO_MB1): $(KERNEL) iso/grub.cfg tools/mkiso $(ISO_STAMP)
 	$(call say,ISO,$@)
-	$(Q)tools/mkiso $@ $(KERNEL) iso/grub.cfg $(ISO_STAMP) \
+	$(Q)$(PYTHON) tools/mkiso $@ $(KERNEL) iso/grub.cfg $(ISO_STAMP) \
 		$(if $(filter $(ISO_MB1),$@),1,0)
 
 # ---- running ------------------------------------------------------------
@@ -236,7 +236,8 @@ $(ISO) $(ISO_MB1): $(KERNEL) iso/grub.cfg tools/mkiso $(ISO_STAMP)
 # ISO, iso by default), MACHINE=q35 (UEFI is always q35).  tools/qemu-run
 # puts COM1 and the monitor on the terminal (quit: Ctrl-A X), gives UEFI a
 # fresh copy of OVMF's variables, and turns QEMU's exit into the verdict.
-RUN_IMAGE := $(if $(filter iso,$(BOOT)),$(ISO),$(if $(filter iso-mb1,$(BOOT)),$(ISO_MB1)))
+RUN_IMAGE := $(if $(filter iso,$(BOOT)),$(ISO)) \
+	     $(if $(filter iso-mb1,$(BOOT)),$(ISO_MB1))
 RUN_ARGS = --firmware $(FIRMWARE) --boot $(BOOT) \
 	   $(if $(MACHINE),--machine $(MACHINE)) -m $(MEM) --smp $(CPUS) \
 	   --kernel $(KERNEL) --iso $(ISO) --iso-mb1 $(ISO_MB1) \
@@ -244,11 +245,11 @@ RUN_ARGS = --firmware $(FIRMWARE) --boot $(BOOT) \
 	   $(if $(filter kernel,$(BOOT)),--append "$(APPEND)")
 
 run: deps $(KERNEL) $(RUN_IMAGE)
-	@tools/qemu-run $(RUN_ARGS)
+	@$(PYTHON) tools/qemu-run $(RUN_ARGS)
 
 debug: deps $(KERNEL) $(RUN_IMAGE)
 	@printf 'file %s\ntarget remote localhost:1234\n' "$(abspath $(KERNEL))" > .gdbinit
-	@tools/qemu-run --gdb $(RUN_ARGS)
+	@$(PYTHON) tools/qemu-run --gdb $(RUN_ARGS)
 
 # ---- testing ------------------------------------------------------------
 RUNNER_ARGS = --jobs $(JOBS) --only '$(ONLY)' --kernel $(KERNEL) \
