@@ -3,7 +3,8 @@
 #   make run     installs what is missing, builds, boots in QEMU, runs the self-tests
 #   make test    the whole suite: host tests and the QEMU boot matrix
 #
-# Variables: CROSS (toolchain prefix), MEM, CPUS, APPEND (for run/debug),
+# Variables: CROSS (toolchain prefix), MEM, CPUS, APPEND, FIRMWARE (bios or
+# uefi), BOOT (kernel, iso or iso-mb1), MACHINE (q35) for run/debug,
 # ONLY (a glob of boot names for test), JOBS (parallel boots), NR_CPUS (the
 # most CPUs the kernel supports; a build setting, default 16).
 
@@ -25,11 +26,15 @@ PYTHON  ?= python3
 BUILD   := build
 KERNEL  := $(BUILD)/mm86.elf
 ISO     := $(BUILD)/mm86.iso
+ISO_MB1 := $(BUILD)/mm86-mb1.iso
 
 NR_CPUS ?= 16
 MEM     ?= 512M
 CPUS    ?= 2
 APPEND  ?=
+FIRMWARE ?= bios
+BOOT    ?= $(if $(filter uefi,$(FIRMWARE)),iso,kernel)
+MACHINE ?=
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 ONLY    ?= *
 
@@ -105,10 +110,10 @@ HOST_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -fno-builtin \
 	       -I. -Iarch/host/include -DNR_CPUS=$(NR_CPUS) \
 	       -DMM86_VERSION='"$(VERSION)"' $(HOST_SAN)
 HOST_LDLIBS := $(HOST_SAN) -pthread
-HOST_SUITES := lib cmdline multiboot e820 memblock buddy gfp zone pcp vmstat \
+HOST_SUITES := lib cmdline multiboot multiboot2 e820 memblock buddy gfp zone pcp vmstat \
 	       highmem slab kmalloc smp_stress irq_alloc sched timer wait reclaim mempool
 HOST_SRCS   := $(filter-out lib/string.c,$(wildcard lib/*.c)) \
-	       $(addprefix kernel/,cmdline.c multiboot.c printk.c panic.c \
+	       $(addprefix kernel/,cmdline.c multiboot.c multiboot2.c printk.c panic.c \
 				   smp.c percpu.c version.c kallsyms.c main.c \
 				   sched.c kthread.c timer.c wait.c mutex.c) \
 	       $(wildcard mm/*.c) $(wildcard arch/host/*.c) \
@@ -199,42 +204,65 @@ bench-host: deps $(BENCH_BIN)
 
 -include $(BENCH_OBJS:.o=.d)
 
-# ---- the GRUB ISO -------------------------------------------------------
-iso: $(ISO)
+# ---- the GRUB ISOs ------------------------------------------------------
+# Two images from one rule, each bootable under BIOS and 32-bit UEFI
+# (tools/mkiso fails when GRUB for either is missing): $(ISO) boots GRUB's
+# multiboot2 entry, $(ISO_MB1) the multiboot (v1) one.  ISO_APPEND is the
+# command line GRUB passes (default: none, or APPEND when run or debug boot
+# an ISO, BOOT=iso or iso-mb1).  The images are remade only when the kernel,
+# grub.cfg, tools/mkiso or ISO_APPEND change: ISO_APPEND lives in
+# $(ISO_STAMP), rewritten only when it differs.
+ISO_APPEND ?= $(if $(filter-out kernel,$(BOOT)),$(APPEND))
+ISO_STAMP  := $(BUILD)/iso-append.txt
+ifneq ($(file <$(ISO_STAMP)),$(ISO_APPEND))
+  $(shell mkdir -p $(BUILD))
+  $(file >$(ISO_STAMP),$(ISO_APPEND))
+endif
 
-# ISO_APPEND is the command line GRUB passes to the kernel (default none).
-ISO_APPEND ?=
-$(ISO): $(KERNEL) iso/grub.cfg FORCE
-	@rm -rf $(BUILD)/isodir
-	@mkdir -p $(BUILD)/isodir/boot/grub
-	@cp $(KERNEL) $(BUILD)/isodir/boot/mm86.elf
-	@sed 's|@APPEND@|$(ISO_APPEND)|' iso/grub.cfg > $(BUILD)/isodir/boot/grub/grub.cfg
+iso: $(ISO) $(ISO_MB1)
+
+$(ISO_STAMP):
+	@mkdir -p $(@D)
+	@touch $@
+
+$(ISO) $(ISO_MB1): $(KERNEL) iso/grub.cfg tools/mkiso $(ISO_STAMP)
 	$(call say,ISO,$@)
-	$(Q)grub-mkrescue -o $@ $(BUILD)/isodir 2> $(BUILD)/grub-mkrescue.log || \
-		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+	$(Q)$(PYTHON) tools/mkiso $@ $(KERNEL) iso/grub.cfg $(ISO_STAMP) \
+		$(if $(filter $(ISO_MB1),$@),1,0)
 
 # ---- running ------------------------------------------------------------
-run: deps $(KERNEL)
-	tools/qemu-run $(KERNEL) $(MEM) $(CPUS) "$(APPEND)"
+# FIRMWARE=bios|uefi, BOOT=kernel|iso|iso-mb1 (what the firmware boots:
+# -kernel, or GRUB from the multiboot2 or the multiboot ISO; UEFI boots an
+# ISO, iso by default), MACHINE=q35 (UEFI is always q35).  tools/qemu-run
+# puts COM1 and the monitor on the terminal (quit: Ctrl-A X), gives UEFI a
+# fresh copy of OVMF's variables, and turns QEMU's exit into the verdict.
+RUN_IMAGE := $(if $(filter iso,$(BOOT)),$(ISO)) \
+	     $(if $(filter iso-mb1,$(BOOT)),$(ISO_MB1))
+RUN_ARGS = --firmware $(FIRMWARE) --boot $(BOOT) \
+	   $(if $(MACHINE),--machine $(MACHINE)) -m $(MEM) --smp $(CPUS) \
+	   --kernel $(KERNEL) --iso $(ISO) --iso-mb1 $(ISO_MB1) \
+	   --vars $(BUILD)/ovmf-vars.fd \
+	   $(if $(filter kernel,$(BOOT)),--append "$(APPEND)")
 
-debug: deps $(KERNEL)
+run: deps $(KERNEL) $(RUN_IMAGE)
+	@$(PYTHON) tools/qemu-run $(RUN_ARGS)
+
+debug: deps $(KERNEL) $(RUN_IMAGE)
 	@printf 'file %s\ntarget remote localhost:1234\n' "$(abspath $(KERNEL))" > .gdbinit
-	@echo "QEMU is waiting for gdb on localhost:1234; in another terminal run: gdb -x .gdbinit"
-	$(QEMU) -m $(MEM) -smp $(CPUS) -kernel $(KERNEL) -append "$(APPEND)" \
-		-nographic -no-reboot -s -S \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04
+	@$(PYTHON) tools/qemu-run --gdb $(RUN_ARGS)
 
 # ---- testing ------------------------------------------------------------
-test: deps $(KERNEL) $(ISO)
+RUNNER_ARGS = --jobs $(JOBS) --only '$(ONLY)' --kernel $(KERNEL) \
+	      --iso $(ISO) --iso-mb1 $(ISO_MB1) --logs $(BUILD)/logs
+
+test: deps $(KERNEL) $(ISO) $(ISO_MB1)
 	@rm -f $(BUILD)/host-counts.txt
 	-@$(MAKE) --no-print-directory test-host
-	$(PYTHON) tools/runner.py --jobs $(JOBS) --only '$(ONLY)' \
-		--kernel $(KERNEL) --iso $(ISO) --logs $(BUILD)/logs \
+	$(PYTHON) tools/runner.py $(RUNNER_ARGS) \
 		--extra-counts $(BUILD)/host-counts.txt
 
-test-qemu: deps $(KERNEL) $(ISO)
-	$(PYTHON) tools/runner.py --jobs $(JOBS) --only '$(ONLY)' \
-		--kernel $(KERNEL) --iso $(ISO) --logs $(BUILD)/logs
+test-qemu: deps $(KERNEL) $(ISO) $(ISO_MB1)
+	$(PYTHON) tools/runner.py $(RUNNER_ARGS)
 
 # The host tools' unit tests, the user-space kernel's suites, and each
 # fuzzer for FUZZ_TEST_SECONDS.

@@ -2,13 +2,15 @@
  * boot/entry.S - from the boot loader to start_kernel().
  *
  * The loader leaves us in 32-bit protected mode, paging off, interrupts
- * off, EAX = Multiboot magic, EBX = physical address of the info block.
+ * off, EAX = the loader magic of Multiboot v1 (0x2BADB002) or Multiboot 2
+ * (0x36D76289), EBX = physical address of that protocol's info block.
+ * Both are passed on unchanged: start_kernel() tells the versions apart.
  * This code runs at its physical address (section .boot, linked at 1 MiB)
  * and may not touch the kernel's higher-half symbols except through their
  * physical alias (sym - PAGE_OFFSET).
  *
  * Steps:
- *  1. check the magic; a wrong one prints a line on COM1 and leaves QEMU
+ *  1. check the magic (either version's); a wrong one prints a line on COM1 and leaves QEMU
  *     through isa-debug-exit with the failure status (0x11), or halts;
  *  2. zero .bss (loaders are required to, but it is cheap to be sure);
  *  3. check that the CPU has PSE (4 MiB pages);
@@ -23,6 +25,7 @@
  */
 #define PAGE_OFFSET	0xC0000000
 #define MB_LOADER_MAGIC	0x2BADB002
+#define MB2_LOADER_MAGIC 0x36D76289
 #define EARLY_MAP_PDES	224		/* 224 x 4 MiB = 896 MiB */
 #define PDE_P		0x001
 #define PDE_RW		0x002
@@ -44,7 +47,10 @@ _start:
 	movl %ebx, %edi			/* info; there is no stack yet */
 
 	cmpl $MB_LOADER_MAGIC, %esi
+	je magic_ok
+	cmpl $MB2_LOADER_MAGIC, %esi
 	jne bad_magic
+magic_ok:
 
 	/* 2. zero .bss through its physical alias */
 	movl $PHYS(__kbss_start), %edx

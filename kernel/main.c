@@ -2,8 +2,9 @@
  * kernel/main.c - start_kernel(), the order in which mm86 comes up.
  *
  * Console and trap handlers first, so that anything after can report a
- * failure; then what the boot loader handed over (Multiboot info: memory
- * map, command line, modules), copied into kernel memory before anything
+ * failure; then what the boot loader handed over (Multiboot v1 or 2 info,
+ * told apart by the loader's magic: memory map, command line, modules,
+ * loader name, RSDP copy), copied into kernel memory before anything
  * could overwrite it; the firmware memory map, then the early command-line
  * parameters (mem=, memmap=, page_poison=: those that shape memory
  * set-up); the clock; memory management and the scheduler; the other
@@ -17,6 +18,7 @@
 #include "kernel/bug.h"
 #include "kernel/cmdline.h"
 #include "kernel/multiboot.h"
+#include "kernel/multiboot2.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
@@ -34,7 +36,11 @@ struct boot_info boot_info;
 
 void start_kernel(u32 magic, u32 info_pa);
 
-/* The Multiboot entry: what the boot loader handed over, then the rest. */
+/*
+ * The Multiboot entry: what the boot loader handed over, then the rest.
+ * boot/entry.S let only the two loader magics through; any other still
+ * reaches multiboot_parse(), which refuses it.
+ */
 void start_kernel(u32 magic, u32 info_pa)
 {
 	int err;
@@ -42,8 +48,12 @@ void start_kernel(u32 magic, u32 info_pa)
 	arch_early_init();
 	pr_notice("%s\n", mm86_banner);
 
-	err = multiboot_parse(magic, info_pa, arch_early_phys_to_virt,
-			      &boot_info);
+	if (magic == MULTIBOOT2_BOOTLOADER_MAGIC)
+		err = multiboot2_parse(magic, info_pa, arch_early_phys_to_virt,
+				       &boot_info);
+	else
+		err = multiboot_parse(magic, info_pa, arch_early_phys_to_virt,
+				      &boot_info);
 	multiboot_print(&boot_info);
 	if (err)
 		panic("no usable Multiboot information (magic %08x, info at %08x): error %d",

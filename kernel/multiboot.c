@@ -1,6 +1,12 @@
 /*
  * kernel/multiboot.c - reads the Multiboot v1 information block.
  *
+ * It also holds what both protocols share (kernel/multiboot2.c reads
+ * Multiboot 2 into the same struct boot_info): the bounded appends to
+ * bi->mmap[] and bi->reserved[], the command-line cut, the map made of
+ * mem_lower/mem_upper, and multiboot_print().  Called once, before
+ * memory management, on the boot CPU: no locks.
+ *
  * Everything the boot loader wrote is untrusted input at a physical
  * address.  Invariants:
  *  - Boot loader memory is only ever read through the caller's translator,
@@ -11,6 +17,8 @@
  *    p, next at p + size + 4, end at mmap_addr + mmap_length) and stored
  *    raw: order, overlaps, zero lengths and addresses above 4 GiB are left
  *    for the e820 layer to judge and report.
+ *  - The boot loader's name (flag 0x200) is copied, cut to fit; it is not
+ *    reserved, being read only here.
  *  - bi->reserved[] lists only ranges that were read and accepted (plus
  *    the modules, which are never read), in the order info block, memory
  *    map, command line, module list, modules, so that memblock never hands
@@ -19,6 +27,7 @@
 #define pr_fmt(fmt) "multiboot: " fmt
 
 #include "kernel/multiboot.h"
+#include "kernel/multiboot2.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/sprintf.h"
@@ -45,6 +54,8 @@ BUILD_BUG_ON(sizeof(struct multiboot_module) != 16);
  */
 static size_t info_bytes_needed(u32 flags)
 {
+	if (flags & MULTIBOOT_INFO_BOOT_LOADER_NAME)
+		return offsetof(struct multiboot_info, boot_loader_name) + 4;
 	if (flags & MULTIBOOT_INFO_MEM_MAP)
 		return offsetof(struct multiboot_info, mmap_addr) + 4;
 	if (flags & MULTIBOOT_INFO_MODS)
@@ -56,8 +67,8 @@ static size_t info_bytes_needed(u32 flags)
 	return sizeof(u32);
 }
 
-static void add_reserved(struct boot_info *bi, phys_addr_t start,
-			 phys_addr_t end)
+void boot_info_add_reserved(struct boot_info *bi, phys_addr_t start,
+			    phys_addr_t end)
 {
 	if (end <= start || bi->nr_reserved >= ARRAY_SIZE(bi->reserved))
 		return;
@@ -124,7 +135,7 @@ static void parse_cmdline(struct boot_info *bi, multiboot_xlate_t xlate,
 			  phys_addr_t pa)
 {
 	enum string_end how;
-	size_t len, dropped, more = 0;
+	size_t len, more = 0;
 
 	len = read_string(xlate, pa, cmdline_raw, COMMAND_LINE_SIZE, &how);
 	cmdline_raw[len] = '\0';
@@ -137,17 +148,25 @@ static void parse_cmdline(struct boot_info *bi, multiboot_xlate_t xlate,
 		if (how == STRING_FAULT)
 			bad_pointer(bi, MULTIBOOT_INFO_CMDLINE);
 	}
+	boot_info_set_cmdline(bi, cmdline_raw, more);
+	/* The string and its NUL, as far as they could be read. */
+	boot_info_add_reserved(bi, pa, pa + len + more + (how == STRING_DONE));
+}
+
+void boot_info_set_cmdline(struct boot_info *bi, const char *raw,
+			   size_t more)
+{
+	size_t dropped;
+
 	/* A line of COMMAND_LINE_SIZE bytes or more is cut at a token end. */
-	cmdline_copy(bi->cmdline, sizeof(bi->cmdline), cmdline_raw, &dropped);
+	cmdline_copy(bi->cmdline, sizeof(bi->cmdline), raw, &dropped);
 	if (dropped + more) {
 		bi->cmdline_truncated = true;
 		bi->cmdline_dropped = dropped + more;
 	}
-	/* The string and its NUL, as far as they could be read. */
-	add_reserved(bi, pa, pa + len + more + (how == STRING_DONE));
 }
 
-static void store_entry(struct boot_info *bi, u64 addr, u64 len, u32 type)
+void boot_info_add_mmap(struct boot_info *bi, u64 addr, u64 len, u32 type)
 {
 	struct boot_mmap_entry *e;
 
@@ -160,6 +179,16 @@ static void store_entry(struct boot_info *bi, u64 addr, u64 len, u32 type)
 	e->addr = addr;
 	e->len = len;
 	e->type = type;
+}
+
+void boot_info_mmap_from_meminfo(struct boot_info *bi)
+{
+	/* What the BIOS calls conventional and extended memory. */
+	bi->warnings |= BOOT_WARN_NO_MMAP;
+	boot_info_add_mmap(bi, 0, (u64)bi->mem_lower_kb << 10,
+			   MULTIBOOT_MEMORY_AVAILABLE);
+	boot_info_add_mmap(bi, 1ULL << 20, (u64)bi->mem_upper_kb << 10,
+			   MULTIBOOT_MEMORY_AVAILABLE);
 }
 
 static void parse_mmap(struct boot_info *bi, multiboot_xlate_t xlate,
@@ -175,7 +204,7 @@ static void parse_mmap(struct boot_info *bi, multiboot_xlate_t xlate,
 		bad_pointer(bi, MULTIBOOT_INFO_MEM_MAP);
 		return;
 	}
-	add_reserved(bi, pa, pa + length);
+	boot_info_add_reserved(bi, pa, pa + length);
 
 	while (off < length) {
 		struct multiboot_mmap_entry e;
@@ -195,7 +224,7 @@ static void parse_mmap(struct boot_info *bi, multiboot_xlate_t xlate,
 			break;
 		}
 		memcpy(&e, map + off, sizeof(e));
-		store_entry(bi, e.addr, e.len, e.type);
+		boot_info_add_mmap(bi, e.addr, e.len, e.type);
 		off += size + sizeof(size);
 	}
 }
@@ -218,7 +247,8 @@ static void parse_modules(struct boot_info *bi, multiboot_xlate_t xlate,
 		bad_pointer(bi, MULTIBOOT_INFO_MODS);
 		return;
 	}
-	add_reserved(bi, pa, pa + n * sizeof(struct multiboot_module));
+	boot_info_add_reserved(bi, pa,
+			       pa + n * sizeof(struct multiboot_module));
 
 	for (i = 0; i < n; i++) {
 		struct multiboot_module m;
@@ -246,7 +276,21 @@ static void parse_modules(struct boot_info *bi, multiboot_xlate_t xlate,
 	}
 	/* After the list, in list order. */
 	for (i = 0; i < bi->nr_modules; i++)
-		add_reserved(bi, bi->modules[i].start, bi->modules[i].end);
+		boot_info_add_reserved(bi, bi->modules[i].start,
+				       bi->modules[i].end);
+}
+
+static void parse_loader_name(struct boot_info *bi, multiboot_xlate_t xlate,
+			      phys_addr_t pa)
+{
+	enum string_end how;
+	size_t len;
+
+	len = read_string(xlate, pa, bi->loader_name,
+			  sizeof(bi->loader_name) - 1, &how);
+	bi->loader_name[len] = '\0';
+	if (how == STRING_FAULT)
+		bad_pointer(bi, MULTIBOOT_INFO_BOOT_LOADER_NAME);
 }
 
 int multiboot_parse(u32 magic, phys_addr_t info_pa,
@@ -275,7 +319,7 @@ int multiboot_parse(u32 magic, phys_addr_t info_pa,
 	}
 	memset(&mbi, 0, sizeof(mbi));
 	memcpy(&mbi, p, info_bytes_needed(flags));
-	add_reserved(bi, info_pa, info_pa + sizeof(mbi));
+	boot_info_add_reserved(bi, info_pa, info_pa + sizeof(mbi));
 
 	if (flags & MULTIBOOT_INFO_MEMORY) {
 		bi->mem_lower_kb = mbi.mem_lower;
@@ -286,21 +330,17 @@ int multiboot_parse(u32 magic, phys_addr_t info_pa,
 		bi->has_mmap = bi->nr_mmap > 0;
 	}
 	if (!bi->has_mmap) {
-		if (flags & MULTIBOOT_INFO_MEMORY) {
-			/* What the BIOS calls conventional and extended memory. */
-			bi->warnings |= BOOT_WARN_NO_MMAP;
-			store_entry(bi, 0, (u64)bi->mem_lower_kb << 10,
-				    MULTIBOOT_MEMORY_AVAILABLE);
-			store_entry(bi, 1ULL << 20, (u64)bi->mem_upper_kb << 10,
-				    MULTIBOOT_MEMORY_AVAILABLE);
-		} else {
+		if (flags & MULTIBOOT_INFO_MEMORY)
+			boot_info_mmap_from_meminfo(bi);
+		else
 			bi->warnings |= BOOT_WARN_NO_MEMINFO;
-		}
 	}
 	if (flags & MULTIBOOT_INFO_CMDLINE)
 		parse_cmdline(bi, xlate, mbi.cmdline);
 	if (flags & MULTIBOOT_INFO_MODS)
 		parse_modules(bi, xlate, mbi.mods_addr, mbi.mods_count);
+	if (flags & MULTIBOOT_INFO_BOOT_LOADER_NAME)
+		parse_loader_name(bi, xlate, mbi.boot_loader_name);
 
 	return (bi->warnings & BOOT_WARN_NO_MEMINFO) ? -ENOENT : 0;
 }
@@ -350,11 +390,17 @@ void multiboot_print(const struct boot_info *bi)
 	u32 w = bi->warnings;
 	char names[128];
 
-	flags_to_names(bi->flags, names, sizeof(names));
-	pr_info("flags 0x%08x (%s)\n", bi->flags, names);
-	if (bi->flags & MULTIBOOT_INFO_MEMORY)
-		pr_info("mem_lower=%uK mem_upper=%uK\n", bi->mem_lower_kb,
-			bi->mem_upper_kb);
+	if (bi->protocol == 2) {
+		multiboot2_print_info(bi);
+	} else {
+		flags_to_names(bi->flags, names, sizeof(names));
+		pr_info("flags 0x%08x (%s)\n", bi->flags, names);
+		if (bi->flags & MULTIBOOT_INFO_MEMORY)
+			pr_info("mem_lower=%uK mem_upper=%uK\n",
+				bi->mem_lower_kb, bi->mem_upper_kb);
+		if (bi->loader_name[0])
+			pr_info("loader '%s'\n", bi->loader_name);
+	}
 
 	for (i = 0; i < bi->nr_mmap; i++) {
 		const struct boot_mmap_entry *e = &bi->mmap[i];

@@ -1,6 +1,7 @@
 /*
  * kernel/multiboot.h - the Multiboot (v1) information block, and the
- * arch-neutral summary of it that the memory code consumes.
+ * arch-neutral summary of it (and of Multiboot 2's, kernel/multiboot2.h)
+ * that the memory code consumes.
  *
  * The boot loader leaves EAX = MULTIBOOT_BOOTLOADER_MAGIC and EBX = the
  * physical address of a struct multiboot_info.  multiboot_parse() reads it
@@ -114,6 +115,24 @@ struct multiboot_module {
 #define BOOT_WARN_TOO_MANY (1U << 4)	/* more than BOOT_MMAP_MAX entries */
 #define BOOT_WARN_BAD_POINTER (1U << 5) /* the translator refused a pointer */
 #define BOOT_WARN_MODULES (1U << 6)	/* too many modules, or end < start */
+/* Multiboot 2 only (kernel/multiboot2.c says what each leaves out). */
+#define BOOT_WARN_MB2_TOTAL_SIZE (1U << 7) /* total_size < 16 or unmappable */
+#define BOOT_WARN_MB2_TAG_SIZE (1U << 8)   /* a tag's size < 8: walk stopped */
+#define BOOT_WARN_MB2_TAG_OVERRUN (1U << 9) /* a tag past total_size: stopped */
+#define BOOT_WARN_MB2_NO_END (1U << 10)	   /* total_size reached, no end tag */
+#define BOOT_WARN_MB2_TAG_SHORT (1U << 11) /* a tag lacks its fixed fields */
+#define BOOT_WARN_MB2_MMAP_ENTRY (1U << 12) /* tag 6 entry_size < 24: ignored */
+#define BOOT_WARN_MB2_EFI_DESC (1U << 13)  /* tag 17 descriptor_size < 40 */
+#define BOOT_WARN_MB2_RSDP_SHORT (1U << 14) /* RSDP tag short of its revision */
+#define BOOT_WARN_MB2_UNKNOWN_TAG (1U << 15) /* unknown tag types, ignored */
+
+/* struct boot_info.map_source: where mmap[] came from (Multiboot 2). */
+enum boot_map_source {
+	BOOT_MAP_NONE,
+	BOOT_MAP_MEMINFO,	/* synthesised from mem_lower/mem_upper */
+	BOOT_MAP_MMAP,		/* the loader's e820-style map (tag 6) */
+	BOOT_MAP_EFI,		/* the EFI memory map (tag 17), translated */
+};
 
 struct boot_mmap_entry {
 	u64 addr;
@@ -155,6 +174,17 @@ struct boot_info {
 	 */
 	unsigned int rsdp_len;
 	u8 rsdp[BOOT_RSDP_MAX];
+	/* Multiboot 2 only; zero under v1. */
+	u32 mb2_total_size;	/* the info block's size */
+	unsigned int rsdp_tag;	/* 14 or 15: the tag rsdp[] came from */
+	unsigned int map_source; /* an enum boot_map_source */
+	unsigned int map_entries; /* entries or descriptors the source held */
+	u32 mmap_entry_size, mmap_entry_version; /* tag 6's, as given */
+	u32 efi_descr_size, efi_descr_version;	  /* tag 17's, as given */
+	unsigned int unknown_tags; /* tags of types not in the specification */
+	unsigned int short_tags;   /* tags too short for their fixed fields */
+	/* The tag at which the walk stopped (TAG_SIZE, TAG_OVERRUN). */
+	u32 bad_tag_offset, bad_tag_type, bad_tag_size;
 	/* Physical ranges of the boot loader's data, for memblock to reserve. */
 	unsigned int nr_reserved;
 	struct boot_range reserved[4 + BOOT_MODULES_MAX];
@@ -180,8 +210,34 @@ int multiboot_parse(u32 magic, phys_addr_t info_pa,
 		    const void *(*phys_to_virt)(phys_addr_t pa, size_t len),
 		    struct boot_info *bi);
 
-/* Prints bi: flags, memory sizes, the raw map, modules and warnings. */
+/*
+ * Prints bi: flags (v1) or the Multiboot 2 summary, memory sizes, the raw
+ * map, modules and warnings.
+ */
 void multiboot_print(const struct boot_info *bi);
+
+/* Helpers shared with kernel/multiboot2.c. */
+
+/* Appends an entry to bi->mmap[], or counts it dropped when full. */
+void boot_info_add_mmap(struct boot_info *bi, u64 addr, u64 len, u32 type);
+
+/* Appends [start, end) to bi->reserved[] unless empty or full. */
+void boot_info_add_reserved(struct boot_info *bi, phys_addr_t start,
+			    phys_addr_t end);
+
+/*
+ * No memory map: the two ranges mem_lower_kb and mem_upper_kb describe
+ * (BOOT_WARN_NO_MMAP).
+ */
+void boot_info_mmap_from_meminfo(struct boot_info *bi);
+
+/*
+ * Keeps the command line whose first bytes are the NUL-terminated raw (at
+ * most COMMAND_LINE_SIZE of them) and of which more bytes followed unread:
+ * cut at a token end when it does not fit, the cut counted.
+ */
+void boot_info_set_cmdline(struct boot_info *bi, const char *raw,
+			   size_t more);
 
 #endif /* __ASSEMBLY__ */
 

@@ -18,18 +18,22 @@
  * and a live case whose tables lie there skips, saying so.
  *
  * The rest: hand-made tables in static arrays that stand for physical
- * memory (the tables at FAKE_BASE, the BIOS data area, an EBDA and part of
- * the BIOS ROM area), parsed through fake_map().  fake_map() refuses any
+ * memory (the tables at FAKE_BASE, the BIOS data area, an EBDA, part of
+ * the BIOS ROM area, and firmware memory that the cases' own memory maps
+ * name), parsed through fake_map().  fake_map() refuses any
  * range not wholly inside one of them, counts refusals, and returns a
  * bounce buffer: each call fills a fresh one with the range and poisons
  * the one handed out before, so that reading through a stale pointer or
- * past the length asked for reads 0xa5, never the data.  Every expected
- * number is written out by hand.
+ * past the length asked for reads 0xa5, never the data.  A boot loader's
+ * RSDP copy is a plain array, as in the boot information.  Every expected
+ * number is written out by hand, and so are the lines acpi_print() says
+ * about the RSDP, caught by a console of the suite's own.
  */
 #include "asm/acpi.h"
 #include "asm/fw_cfg.h"
 #include "asm/pgtable.h"
 #include "kernel/bug.h"
+#include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "mm/mm.h"
@@ -55,11 +59,14 @@
 #define BDA_PA 0x400ULL
 #define EBDA_PA 0x9fc00ULL
 #define ROM_PA 0xf0000ULL
+#define FW_PA 0x7fe00000ULL	/* where the memory-map cases put ranges */
+#define FW_SIZE 0x2000
 
 static u8 arena[ARENA_SIZE];
 static u8 bda[0x100];
 static u8 ebda[0x400];
 static u8 rom[0x4000];		/* 0xf0000-0xf3fff; the rest of the ROM area is refused */
+static u8 fw[FW_SIZE];		/* firmware memory named by a fake memory map */
 
 static const struct region {
 	phys_addr_t pa;
@@ -70,12 +77,14 @@ static const struct region {
 	{ BDA_PA, sizeof(bda), bda },
 	{ EBDA_PA, sizeof(ebda), ebda },
 	{ ROM_PA, sizeof(rom), rom },
+	{ FW_PA, sizeof(fw), fw },
 };
 
 static u8 bounce[2][ARENA_SIZE];
 static unsigned int bounce_cur;
 static unsigned int nr_maps, nr_refused;
 static bool asked_above_4g;
+static unsigned int fw_maps;	/* map() calls that touched fw[] */
 static struct acpi_info info;
 
 static u8 *region_ptr(phys_addr_t pa, size_t len)
@@ -98,6 +107,8 @@ static const void *fake_map(phys_addr_t pa, size_t len)
 	nr_maps++;
 	if (pa >= FOUR_GB)
 		asked_above_4g = true;
+	if (pa < FW_PA + FW_SIZE && pa + len > FW_PA)
+		fw_maps++;
 	if (!src || !len || len > ARENA_SIZE) {
 		nr_refused++;
 		return NULL;
@@ -371,9 +382,12 @@ static void put_good_srat(phys_addr_t pa, u8 rev)
 	table_end(&tb);
 }
 
+/* The RSDP at hint (0: the BIOS area only: no copy, no memory map). */
 static int fake_parse(phys_addr_t hint)
 {
-	return acpi_parse(&info, fake_map, hint);
+	const struct acpi_rsdp_sources src = { .hint = hint };
+
+	return acpi_parse(&info, fake_map, &src);
 }
 
 /* ---- the live tables ------------------------------------------------------ */
@@ -431,7 +445,7 @@ static void live_parse(struct ktest *t)
 	if (!fw_cfg_present())
 		ktest_skip(t, "no QEMU fw_cfg: nothing to check the tables against");
 	live_refused = 0;
-	ret = acpi_parse(&info, live_map, 0);
+	ret = acpi_parse(&info, live_map, acpi_boot_sources());
 	live_unmap();
 	if (ret && live_refused)
 		ktest_skip(t, "the ACPI tables lie where this test cannot map them (above 4 GiB, or its window is taken)");
@@ -569,7 +583,8 @@ static int acpi_test_init(struct ktest *t)
 	memset(bda, 0, sizeof(bda));
 	memset(ebda, 0, sizeof(ebda));
 	memset(rom, 0, sizeof(rom));
-	nr_maps = nr_refused = 0;
+	memset(fw, 0, sizeof(fw));
+	nr_maps = nr_refused = fw_maps = 0;
 	asked_above_4g = false;
 	memset(&info, 0x5a, sizeof(info));	/* acpi_parse must clear it */
 	return 0;
@@ -593,6 +608,7 @@ static void rsdt_madt_exact(struct ktest *t)
 	KTEST_EXPECT_EQ(t, nr_refused, 0U);
 	KTEST_EXPECT_TRUE(t, info.rsdp_found);
 	KTEST_EXPECT_EQ(t, info.rsdp_pa, PA(RSDP_OFF));
+	KTEST_EXPECT_EQ(t, (int)info.rsdp_source, (int)ACPI_RSDP_HINT);
 	KTEST_EXPECT_EQ(t, info.revision, 0);
 	KTEST_EXPECT_EQ(t, info.rsdp_length, 20U);
 	KTEST_EXPECT_STREQ(t, info.oem_id, "MM86  ");
@@ -659,6 +675,7 @@ static void rsdp_search(struct ktest *t)
 	put8(ROM_PA + 8, rom[8] + 1);
 	KTEST_ASSERT_EQ(t, fake_parse(0), 0);
 	KTEST_EXPECT_EQ(t, info.rsdp_pa, ROM_PA + 0xa10);
+	KTEST_EXPECT_EQ(t, (int)info.rsdp_source, (int)ACPI_RSDP_BIOS);
 	KTEST_EXPECT_EQ(t, info.rejected, ACPI_REJ_RSDP);
 	KTEST_EXPECT_EQ(t, info.rsdp_bad_pa, ROM_PA);
 	KTEST_EXPECT_TRUE(t, info.madt_ok);
@@ -1013,6 +1030,407 @@ static void rsdt_bad_length(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, info.madt_ok);
 }
 
+/* ---- where the RSDP comes from ---------------------------------------------- */
+
+/*
+ * The loader's copy, as a Multiboot 2 loader leaves it in the boot
+ * information: built by put_rsdp() at a scratch place of the arena that
+ * nothing points to and no search covers, taken, and wiped there.
+ */
+#define SCRATCH_OFF 0x3800
+static u8 copy[BOOT_RSDP_MAX];
+
+static void make_copy(u8 rev, u32 rsdt, u64 xsdt)
+{
+	put_rsdp(PA(SCRATCH_OFF), rev, rsdt, xsdt);
+	memcpy(copy, fake(PA(SCRATCH_OFF), sizeof(copy)), sizeof(copy));
+	memset(fake(PA(SCRATCH_OFF), sizeof(copy)), 0, sizeof(copy));
+}
+
+/* Sets copy[at] so that copy[0, len) sums to 0. */
+static void copy_checksum(unsigned int len, unsigned int at)
+{
+	u8 sum = 0;
+
+	copy[at] = 0;
+	for (unsigned int i = 0; i < len; i++)
+		sum += copy[i];
+	copy[at] = (u8)-sum;
+}
+
+/* No hint: copy_len bytes of copy (0: none), the BIOS area, then mmap. */
+static int parse_sources(unsigned int copy_len,
+			 const struct boot_mmap_entry *mmap, unsigned int nr)
+{
+	const struct acpi_rsdp_sources src = {
+		.copy = copy,
+		.copy_len = copy_len,
+		.mmap = mmap,
+		.nr_mmap = nr,
+	};
+
+	return acpi_parse(&info, fake_map, &src);
+}
+
+static int source(void)
+{
+	return (int)info.rsdp_source;
+}
+
+/*
+ * acpi_print()'s lines about the RSDP, timestamps off, caught by a console
+ * of the case's own (only lines starting "ACPI: RSDP" are kept, so that
+ * another CPU's line cannot take their place).
+ */
+#define CAP_LINES 3
+#define CAP_LINE 160
+static struct {
+	char cur[CAP_LINE];
+	size_t len;
+	unsigned int nr;
+	char line[CAP_LINES][CAP_LINE];
+} cap;
+
+static void cap_line(void)
+{
+	const char *line = cap.cur;
+	const char *end = strstr(line, "] ");
+
+	if (line[0] == '[' && end)
+		line = end + 2;
+	if (!strncmp(line, "ACPI: RSDP", 10) && cap.nr < CAP_LINES)
+		strscpy(cap.line[cap.nr++], line, CAP_LINE);
+}
+
+static void cap_write(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] != '\n') {
+			if (cap.len < CAP_LINE - 1)
+				cap.cur[cap.len++] = s[i];
+			continue;
+		}
+		cap.cur[cap.len] = '\0';
+		cap_line();
+		cap.len = 0;
+	}
+}
+
+static const struct console cap_console = {
+	.name = "acpi_test",
+	.write = cap_write,
+};
+
+static void print_captured(void)
+{
+	memset(&cap, 0, sizeof(cap));
+	register_console(&cap_console);
+	acpi_print(&info);
+	unregister_console(&cap_console);
+}
+
+/* A good revision-0 copy: its RSDT is used, the BIOS area never read. */
+static void copy_v0_used(struct ktest *t)
+{
+	u32 rsdt[] = { PA(MADT_OFF) };
+
+	put_rsdt(PA(RSDT_OFF), rsdt, 1);
+	put_good_madt(PA(MADT_OFF));
+	put_rsdp(ROM_PA + 0x20, 0, PA(OTHER_OFF), 0);	/* must not be used */
+	make_copy(0, PA(RSDT_OFF), 0);
+
+	KTEST_ASSERT_EQ(t, parse_sources(20, NULL, 0), 0);
+	KTEST_EXPECT_TRUE(t, info.rsdp_found);
+	KTEST_EXPECT_EQ(t, source(), (int)ACPI_RSDP_LOADER);
+	KTEST_EXPECT_EQ(t, info.rsdp_pa, 0ULL);
+	KTEST_EXPECT_EQ(t, info.revision, 0);
+	KTEST_EXPECT_EQ(t, info.rsdp_length, 20U);
+	KTEST_EXPECT_STREQ(t, info.oem_id, "MM86  ");
+	KTEST_EXPECT_EQ(t, info.rejected, 0U);
+	KTEST_EXPECT_STREQ(t, info.copy_problem, "");
+	KTEST_EXPECT_TRUE(t, info.root_ok);
+	KTEST_ASSERT_EQ(t, info.nr_tables, 2U);
+	KTEST_EXPECT_STREQ(t, info.tables[0].signature, "RSDT");
+	KTEST_EXPECT_EQ(t, info.tables[0].pa, PA(RSDT_OFF));
+	KTEST_EXPECT_STREQ(t, info.tables[1].signature, "APIC");
+	KTEST_EXPECT_EQ(t, info.tables[1].pa, PA(MADT_OFF));
+	KTEST_EXPECT_TRUE(t, info.madt_ok);
+	KTEST_EXPECT_EQ(t, info.nr_cpus, 2U);
+	/* The RSDT's header and whole, the MADT's: nothing of the BIOS area. */
+	KTEST_EXPECT_EQ(t, nr_maps, 4U);
+
+	print_captured();
+	KTEST_EXPECT_EQ(t, cap.nr, 1U);
+	KTEST_EXPECT_STREQ(t, cap.line[0],
+			   "ACPI: RSDP (boot loader's copy) 000014 (v00 MM86  )");
+}
+
+/* A good revision-2 copy: the XSDT it names is walked, not the RSDT. */
+static void copy_v2_used(struct ktest *t)
+{
+	u64 xsdt[] = { PA(MADT_OFF), PA(SRAT_OFF) };
+	u32 rsdt[] = { PA(SLIT_OFF) };
+	static const u8 m[] = { 10 };
+
+	put_xsdt(PA(XSDT_OFF), xsdt, 2);
+	put_rsdt(PA(RSDT_OFF), rsdt, 1);
+	put_good_madt(PA(MADT_OFF));
+	put_good_srat(PA(SRAT_OFF), 1);
+	put_slit(PA(SLIT_OFF), 1, m, 1);
+	make_copy(2, PA(RSDT_OFF), PA(XSDT_OFF));
+
+	KTEST_ASSERT_EQ(t, parse_sources(36, NULL, 0), 0);
+	KTEST_EXPECT_EQ(t, source(), (int)ACPI_RSDP_LOADER);
+	KTEST_EXPECT_EQ(t, info.rsdp_pa, 0ULL);
+	KTEST_EXPECT_EQ(t, info.revision, 2);
+	KTEST_EXPECT_EQ(t, info.rsdp_length, 36U);
+	KTEST_EXPECT_EQ(t, info.rejected, 0U);
+	KTEST_ASSERT_EQ(t, info.nr_tables, 3U);
+	KTEST_EXPECT_STREQ(t, info.tables[0].signature, "XSDT");
+	KTEST_EXPECT_EQ(t, info.tables[0].pa, PA(XSDT_OFF));
+	KTEST_EXPECT_EQ(t, info.tables[1].pa, PA(MADT_OFF));
+	KTEST_EXPECT_EQ(t, info.tables[2].pa, PA(SRAT_OFF));
+	KTEST_EXPECT_TRUE(t, info.madt_ok);
+	KTEST_EXPECT_TRUE(t, info.srat_ok);
+	KTEST_EXPECT_EQ(t, info.nr_mem, 6U);
+	KTEST_EXPECT_FALSE(t, info.slit_ok);
+
+	print_captured();
+	KTEST_EXPECT_EQ(t, cap.nr, 1U);
+	KTEST_EXPECT_STREQ(t, cap.line[0],
+			   "ACPI: RSDP (boot loader's copy) 000024 (v02 MM86  )");
+}
+
+/* A copy whose checksum is wrong: said so, and the BIOS area's used. */
+static void copy_bad_checksum(struct ktest *t)
+{
+	u32 rsdt[] = { PA(MADT_OFF) };
+
+	put_rsdt(PA(RSDT_OFF), rsdt, 1);
+	put_good_madt(PA(MADT_OFF));
+	put_rsdp(ROM_PA + 0x20, 0, PA(RSDT_OFF), 0);
+	make_copy(0, PA(RSDT_OFF), 0);
+	copy[8] ^= 0x01;
+
+	KTEST_ASSERT_EQ(t, parse_sources(20, NULL, 0), 0);
+	KTEST_EXPECT_EQ(t, source(), (int)ACPI_RSDP_BIOS);
+	KTEST_EXPECT_EQ(t, info.rsdp_pa, ROM_PA + 0x20);
+	KTEST_EXPECT_STREQ(t, info.copy_problem, "bad checksum");
+	KTEST_EXPECT_STREQ(t, info.rsdp_problem, "");
+	KTEST_EXPECT_EQ(t, info.rejected, ACPI_REJ_RSDP);
+	KTEST_ASSERT_EQ(t, info.nr_tables, 2U);
+	KTEST_EXPECT_EQ(t, info.tables[0].pa, PA(RSDT_OFF));
+	KTEST_EXPECT_TRUE(t, info.madt_ok);
+
+	print_captured();
+	KTEST_ASSERT_EQ(t, cap.nr, 2U);
+	KTEST_EXPECT_STREQ(t, cap.line[0],
+			   "ACPI: RSDP copy from the boot loader: bad checksum, ignored");
+	KTEST_EXPECT_STREQ(t, cap.line[1],
+			   "ACPI: RSDP 0x00000000000F0020 000014 (v00 MM86  )");
+}
+
+/* The first 20 bytes of a revision-2 copy are right, its 36 are not. */
+static void copy_v2_bad_extended_checksum(struct ktest *t)
+{
+	u32 rsdt[] = { PA(MADT_OFF) };
+
+	put_rsdt(PA(RSDT_OFF), rsdt, 1);
+	put_good_madt(PA(MADT_OFF));
+	make_copy(2, PA(RSDT_OFF), PA(XSDT_OFF));
+	copy[32]++;
+
+	KTEST_EXPECT_EQ(t, parse_sources(36, NULL, 0), -ENOENT);
+	KTEST_EXPECT_FALSE(t, info.rsdp_found);
+	KTEST_EXPECT_EQ(t, source(), (int)ACPI_RSDP_NONE);
+	KTEST_EXPECT_STREQ(t, info.copy_problem, "v2: bad extended checksum");
+	KTEST_EXPECT_EQ(t, info.rejected, ACPI_REJ_RSDP);
+	KTEST_EXPECT_EQ(t, info.nr_tables, 0U);
+	KTEST_EXPECT_FALSE(t, info.madt_ok);
+
+	/* With an RSDP in the EBDA, that one is used. */
+	put16(0x40e, EBDA_PA >> 4);
+	put_rsdp(EBDA_PA + 0x10, 0, PA(RSDT_OFF), 0);
+	KTEST_ASSERT_EQ(t, parse_sources(36, NULL, 0), 0);
+	KTEST_EXPECT_EQ(t, source(), (int)ACPI_RSDP_BIOS);
+	KTEST_EXPECT_EQ(t, info.rsdp_pa, EBDA_PA + 0x10);
+	KTEST_EXPECT_STREQ(t, info.copy_problem, "v2: bad extended checksum");
+	KTEST_EXPECT_TRUE(t, info.madt_ok);
+}
+
+/* A length field past the copy's end, or below revision 2's 36 bytes. */
+static void copy_v2_length_past_copy(struct ktest *t)
+{
+	u32 rsdt[] = { PA(MADT_OFF) };
+
+	put_rsdt(PA(RSDT_OFF), rsdt, 1);
+	put_good_madt(PA(MADT_OFF));
+	make_copy(2, PA(RSDT_OFF), 0);
+	copy[20] = 40;
+	copy_checksum(36, 32);
+
+	KTEST_EXPECT_EQ(t, parse_sources(36, NULL, 0), -ENOENT);
+	KTEST_EXPECT_STREQ(t, info.copy_problem,
+			   "v2: length 40 is longer than the 36-byte copy");
+	KTEST_EXPECT_EQ(t, info.rejected, ACPI_REJ_RSDP);
+	KTEST_EXPECT_EQ(t, info.nr_tables, 0U);
+
+	copy[20] = 35;
+	copy_checksum(36, 32);
+	KTEST_EXPECT_EQ(t, parse_sources(36, NULL, 0), -ENOENT);
+	KTEST_EXPECT_STREQ(t, info.copy_problem, "v2: bad length 35");
+
+	/* Put right, the same copy is used. */
+	copy[20] = 36;
+	copy_checksum(36, 32);
+	KTEST_ASSERT_EQ(t, parse_sources(36, NULL, 0), 0);
+	KTEST_EXPECT_EQ(t, source(), (int)ACPI_RSDP_LOADER);
+	KTEST_EXPECT_STREQ(t, info.copy_problem, "");
+	KTEST_EXPECT_TRUE(t, info.madt_ok);
+}
+
+/* A copy too short for what it claims to be. */
+static void copy_too_short(struct ktest *t)
+{
+	u32 rsdt[] = { PA(MADT_OFF) };
+
+	put_rsdt(PA(RSDT_OFF), rsdt, 1);
+	put_good_madt(PA(MADT_OFF));
+	make_copy(2, PA(RSDT_OFF), PA(XSDT_OFF));
+
+	/* 20 bytes, good as revision 0's, claiming revision 2. */
+	KTEST_EXPECT_EQ(t, parse_sources(20, NULL, 0), -ENOENT);
+	KTEST_EXPECT_FALSE(t, info.rsdp_found);
+	KTEST_EXPECT_STREQ(t, info.copy_problem,
+			   "v2: a 20-byte copy, shorter than the 36 bytes of revision 2");
+	KTEST_EXPECT_EQ(t, info.rejected, ACPI_REJ_RSDP);
+	KTEST_EXPECT_EQ(t, info.nr_tables, 0U);
+
+	KTEST_EXPECT_EQ(t, parse_sources(12, NULL, 0), -ENOENT);
+	KTEST_EXPECT_STREQ(t, info.copy_problem,
+			   "a 12-byte copy, shorter than the 20 bytes of any RSDP");
+}
+
+/*
+ * The last resort: the memory map's ACPI data ranges, then its ACPI NVS
+ * ranges, never RAM or reserved, nothing at or above 4 GiB; on 16-byte
+ * boundaries, 1 KiB mapped at a time.
+ */
+static void fw_ranges_scan(struct ktest *t)
+{
+	u32 rsdt[] = { PA(MADT_OFF) };
+	const struct boot_mmap_entry map[] = {
+		{ FW_PA, 0x400, 1 },		/* RAM */
+		{ FW_PA + 0x400, 0x400, 2 },	/* reserved */
+		{ FW_PA + 0x800, 0x800, 4 },	/* ACPI NVS, listed first */
+		{ 0x180000000ULL, 0x1000, 3 },	/* ACPI data above 4 GiB */
+		{ FW_PA + 0x1008, 0xff8, 3 },	/* ACPI data, from 0x1010 */
+	};
+
+	put_rsdt(PA(RSDT_OFF), rsdt, 1);
+	put_good_madt(PA(MADT_OFF));
+	put_rsdp(FW_PA + 0x100, 0, PA(RSDT_OFF), 0);
+	put_rsdp(FW_PA + 0x500, 0, PA(RSDT_OFF), 0);
+	put_rsdp(FW_PA + 0x900, 0, PA(RSDT_OFF), 0);
+	put_rsdp(FW_PA + 0x1010 + 0x4a0, 0, PA(RSDT_OFF), 0);
+
+	KTEST_ASSERT_EQ(t, parse_sources(0, map, ARRAY_SIZE(map)), 0);
+	KTEST_EXPECT_EQ(t, source(), (int)ACPI_RSDP_FW_RANGES);
+	KTEST_EXPECT_EQ(t, info.rsdp_pa, FW_PA + 0x14b0);
+	KTEST_EXPECT_EQ(t, info.rejected, 0U);
+	KTEST_EXPECT_FALSE(t, asked_above_4g);
+	KTEST_EXPECT_TRUE(t, info.madt_ok);
+	print_captured();
+	KTEST_ASSERT_EQ(t, cap.nr, 2U);
+	KTEST_EXPECT_STREQ(t, cap.line[0],
+			   "ACPI: RSDP 0x000000007FE014B0 000014 (v00 MM86  )");
+	KTEST_EXPECT_STREQ(t, cap.line[1],
+			   "ACPI: RSDP found by scanning the memory map's ACPI ranges: none from the boot loader, none in the BIOS area");
+
+	/* Without it, the ACPI NVS range's. */
+	memset(fw + 0x14b0, 0, 20);
+	KTEST_ASSERT_EQ(t, parse_sources(0, map, ARRAY_SIZE(map)), 0);
+	KTEST_EXPECT_EQ(t, source(), (int)ACPI_RSDP_FW_RANGES);
+	KTEST_EXPECT_EQ(t, info.rsdp_pa, FW_PA + 0x900);
+
+	/*
+	 * Without that one too, none: the RAM's and the reserved range's are
+	 * not looked at.  fw[] was mapped for the ACPI ranges only, 1 KiB at
+	 * a time: 2 chunks of NVS, then 4 of ACPI data (the last 0x3f0).
+	 */
+	memset(fw + 0x900, 0, 20);
+	fw_maps = 0;
+	KTEST_EXPECT_EQ(t, parse_sources(0, map, ARRAY_SIZE(map)), -ENOENT);
+	KTEST_EXPECT_FALSE(t, info.rsdp_found);
+	KTEST_EXPECT_EQ(t, source(), (int)ACPI_RSDP_NONE);
+	KTEST_EXPECT_EQ(t, info.rejected, 0U);
+	KTEST_EXPECT_EQ(t, fw_maps, 6U);
+	KTEST_EXPECT_FALSE(t, asked_above_4g);
+}
+
+/*
+ * The order of preference: a hint alone; else the copy, the BIOS area,
+ * the memory map's ACPI ranges.  Each RSDP names its own RSDT: the copy's
+ * lists the MADT, the BIOS area's the SRAT, the range's the SLIT.
+ */
+static void rsdp_order(struct ktest *t)
+{
+	u32 r_copy[] = { PA(MADT_OFF) }, r_bios[] = { PA(SRAT_OFF) },
+	    r_range[] = { PA(SLIT_OFF) };
+	static const u8 m[] = { 10, 20, 20, 10 };
+	const struct boot_mmap_entry map[] = { { FW_PA, FW_SIZE, 3 } };
+	const struct acpi_rsdp_sources hinted = {
+		.hint = PA(RSDP_OFF),
+		.copy = copy,
+		.copy_len = 20,
+		.mmap = map,
+		.nr_mmap = 1,
+	};
+
+	put_rsdt(PA(RSDT_OFF), r_copy, 1);
+	put_rsdt(PA(OTHER_OFF), r_bios, 1);
+	put_rsdt(PA(OTHER_OFF + 0x80), r_range, 1);
+	put_good_madt(PA(MADT_OFF));
+	put_good_srat(PA(SRAT_OFF), 1);
+	put_slit(PA(SLIT_OFF), 2, m, 4);
+	make_copy(0, PA(RSDT_OFF), 0);
+	put_rsdp(ROM_PA + 0x40, 0, PA(OTHER_OFF), 0);
+	put_rsdp(FW_PA + 0x200, 0, PA(OTHER_OFF + 0x80), 0);
+
+	KTEST_ASSERT_EQ(t, parse_sources(20, map, 1), 0);
+	KTEST_EXPECT_EQ(t, source(), (int)ACPI_RSDP_LOADER);
+	KTEST_EXPECT_EQ(t, info.tables[0].pa, PA(RSDT_OFF));
+	KTEST_EXPECT_TRUE(t, info.madt_ok);
+	KTEST_EXPECT_FALSE(t, info.srat_ok);
+	KTEST_EXPECT_FALSE(t, info.slit_ok);
+
+	KTEST_ASSERT_EQ(t, parse_sources(0, map, 1), 0);
+	KTEST_EXPECT_EQ(t, source(), (int)ACPI_RSDP_BIOS);
+	KTEST_EXPECT_EQ(t, info.rsdp_pa, ROM_PA + 0x40);
+	KTEST_EXPECT_EQ(t, info.tables[0].pa, PA(OTHER_OFF));
+	KTEST_EXPECT_FALSE(t, info.madt_ok);
+	KTEST_EXPECT_TRUE(t, info.srat_ok);
+	KTEST_EXPECT_FALSE(t, info.slit_ok);
+
+	memset(rom, 0, sizeof(rom));
+	KTEST_ASSERT_EQ(t, parse_sources(0, map, 1), 0);
+	KTEST_EXPECT_EQ(t, source(), (int)ACPI_RSDP_FW_RANGES);
+	KTEST_EXPECT_EQ(t, info.rsdp_pa, FW_PA + 0x200);
+	KTEST_EXPECT_EQ(t, info.tables[0].pa, PA(OTHER_OFF + 0x80));
+	KTEST_EXPECT_FALSE(t, info.madt_ok);
+	KTEST_EXPECT_FALSE(t, info.srat_ok);
+	KTEST_EXPECT_TRUE(t, info.slit_ok);
+
+	/* A hint is the only candidate: the copy is not even checked. */
+	put_rsdp(PA(RSDP_OFF), 0, PA(OTHER_OFF), 0);
+	copy[8] ^= 0x01;
+	KTEST_ASSERT_EQ(t, acpi_parse(&info, fake_map, &hinted), 0);
+	KTEST_EXPECT_EQ(t, source(), (int)ACPI_RSDP_HINT);
+	KTEST_EXPECT_EQ(t, info.rsdp_pa, PA(RSDP_OFF));
+	KTEST_EXPECT_STREQ(t, info.copy_problem, "");
+	KTEST_EXPECT_TRUE(t, info.srat_ok);
+}
+
 static const struct ktest_case acpi_cases[] = {
 	KTEST_CASE(live_madt_matches_qemu),
 	KTEST_CASE(live_srat_matches_qemu),
@@ -1030,6 +1448,14 @@ static const struct ktest_case acpi_cases[] = {
 	KTEST_CASE(length_beyond_mapping),
 	KTEST_CASE(xsdt_entries),
 	KTEST_CASE(rsdt_bad_length),
+	KTEST_CASE(copy_v0_used),
+	KTEST_CASE(copy_v2_used),
+	KTEST_CASE(copy_bad_checksum),
+	KTEST_CASE(copy_v2_bad_extended_checksum),
+	KTEST_CASE(copy_v2_length_past_copy),
+	KTEST_CASE(copy_too_short),
+	KTEST_CASE(fw_ranges_scan),
+	KTEST_CASE(rsdp_order),
 	KTEST_END,
 };
 

@@ -643,6 +643,47 @@ static void refused_module_string(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, bi.modules[0].name, "");
 }
 
+/* Flag 0x200: the name is copied, cut to 63 bytes; a wild one is flagged. */
+static void loader_name(struct ktest *t)
+{
+	struct multiboot_info mi = {
+		.flags = MULTIBOOT_INFO_MEMORY | MULTIBOOT_INFO_BOOT_LOADER_NAME,
+		.mem_lower = 639, .mem_upper = 130048,
+		.boot_loader_name = (u32)PA(CMD_OFF),
+	};
+	char want[64];
+
+	put_info(&mi);
+	put_str(CMD_OFF, "GRUB 2.06-13+deb12u2");
+	KTEST_ASSERT_EQ(t, parse(), 0);
+	KTEST_EXPECT_EQ(t, bi.warnings, BOOT_WARN_NO_MMAP);
+	KTEST_EXPECT_STREQ(t, bi.loader_name, "GRUB 2.06-13+deb12u2");
+	/* Read only, never reserved: the info block alone. */
+	KTEST_EXPECT_EQ(t, bi.nr_reserved, 1U);
+
+	memset(arena + CMD_OFF, 'g', 100);
+	memset(want, 'g', 63);
+	want[63] = '\0';
+	KTEST_ASSERT_EQ(t, parse(), 0);
+	KTEST_EXPECT_STREQ(t, bi.loader_name, want);
+
+	/* Without the flag the field is not read. */
+	mi.flags = MULTIBOOT_INFO_MEMORY;
+	put_info(&mi);
+	KTEST_ASSERT_EQ(t, parse(), 0);
+	KTEST_EXPECT_STREQ(t, bi.loader_name, "");
+
+	mi.flags = MULTIBOOT_INFO_MEMORY | MULTIBOOT_INFO_BOOT_LOADER_NAME;
+	mi.boot_loader_name = 0x10000000;
+	put_info(&mi);
+	KTEST_ASSERT_EQ(t, parse(), 0);
+	KTEST_EXPECT_EQ(t, bi.warnings,
+			BOOT_WARN_BAD_POINTER | BOOT_WARN_NO_MMAP);
+	KTEST_EXPECT_EQ(t, bi.bad_fields,
+			(u32)MULTIBOOT_INFO_BOOT_LOADER_NAME);
+	KTEST_EXPECT_STREQ(t, bi.loader_name, "");
+}
+
 static const struct ktest_case multiboot_cases[] = {
 	KTEST_CASE(normal_map),
 	KTEST_CASE(entry_size_above_20),
@@ -666,6 +707,7 @@ static const struct ktest_case multiboot_cases[] = {
 	KTEST_CASE(refused_mmap_pointer),
 	KTEST_CASE(refused_info_pointer),
 	KTEST_CASE(refused_module_string),
+	KTEST_CASE(loader_name),
 	KTEST_END,
 };
 

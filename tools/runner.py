@@ -5,18 +5,28 @@ Each line of the matrix file (tests/boots.txt) is one boot:
 
     name | image | qemu options | kernel command line | expectation
 
-image is "elf" (-kernel/-append) or "iso" (-cdrom, GRUB holds the command
-line, so that field must be empty).  expectation is "pass [timeout=S]" or
+image is an image kind of tools/machine.py: "elf" (-kernel/-append, BIOS),
+"iso" and "iso-mb1" (BIOS, GRUB from build/mm86.iso through multiboot2, or
+from build/mm86-mb1.iso through multiboot), "uefi" and "uefi-mb1" (the same
+ISOs under q35 and 32-bit OVMF).  An ISO boot takes its command line from
+GRUB's config, so that field must be empty; a UEFI boot is always q35 and
+may not name -machine.  q35 with -kernel is an elf boot with
+"-machine q35" in its options.  Each UEFI boot gets its own fresh copy of
+OVMF's variables, LOGS/NAME.vars.fd, since boots run in parallel.
+expectation is "pass [timeout=S] [line=REGEX]" or
 "fail exit=N line=REGEX [timeout=S]"; REGEX runs to the end of the line
 (less a trailing timeout=S) and may contain "|" and "#".  A line whose
 first non-blank character is "#" is a comment.
 
 A "pass" boot passes when QEMU exits 33 (the kernel wrote 0x10 to
 isa-debug-exit) and its serial log holds a well-formed KTAP report with no
-"not ok".  A "fail" boot passes when QEMU exits N, some log line (less its
-"[ timestamp ] " prefix) fully matches REGEX, and the boot does not pass
-the pass rule.  The last line printed is "N passed, N failed[, N skipped]";
-the exit status is 0 only when nothing failed (2 for a usage error).
+"not ok", and, when it names one, some log line (less its
+"[ timestamp ] " prefix) fully matches REGEX: a boot can so insist on how
+it came up (where ACPI was found, say).  A "fail" boot passes when QEMU
+exits N, some log line (less its "[ timestamp ] " prefix) fully matches
+REGEX, and the boot does not pass the pass rule.  The last line printed
+is "N passed, N failed[, N skipped]"; the exit status is 0 only when
+nothing failed (2 for a usage error).
 
 parse_matrix() and judge() are pure functions, tested by test_ktap.py.
 """
@@ -39,9 +49,9 @@ from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ktap  # noqa: E402  (found beside this file)
+import machine  # noqa: E402
+from machine import EXIT_FAILED, EXIT_PASSED  # noqa: E402
 
-EXIT_PASSED = 33  # the kernel wrote 0x10 to isa-debug-exit
-EXIT_FAILED = 35  # the kernel wrote 0x11: a failure or a panic
 DEFAULT_TIMEOUT = 60.0
 LOG_TAIL = 15  # log lines shown for a failed boot
 MAX_FAILED_CASES = 10  # failed cases shown for a failed boot
@@ -49,11 +59,12 @@ MAX_DIAGNOSTICS = 4  # diagnostic lines shown per failed case
 MAX_KTAP_ERRORS = 10
 
 BASE_OPTIONS = ["-display", "none", "-no-reboot", "-monitor", "none"]
-DEBUG_EXIT = ["-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
 # Options the runner sets itself; a matrix line may not override them.
 RESERVED_OPTIONS = {"-kernel", "-append", "-initrd", "-cdrom", "-serial",
                     "-display", "-monitor", "-nographic", "-daemonize",
                     "-no-reboot"}
+# ... and those a UEFI boot sets (q35 with SMM, OVMF on pflash).
+RESERVED_UEFI_OPTIONS = {"-machine", "-M", "-bios", "-pflash"}
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 TIMESTAMP_RE = re.compile(r"\[\s*\d+\.\d+\] ?")
@@ -71,13 +82,13 @@ class Boot:
     """One boot of the matrix."""
 
     name: str
-    image: str  # "elf" or "iso"
+    image: str  # an image kind: a key of machine.KINDS
     qemu_args: tuple[str, ...]
     cmdline: str
     expect: str  # "pass" or "fail"
     timeout: float = DEFAULT_TIMEOUT
     exit_status: int | None = None  # must-fail boots only
-    line_re: re.Pattern | None = None  # must-fail boots only
+    line_re: re.Pattern | None = None  # a line the log must hold
     lineno: int = 0
 
 
@@ -107,7 +118,7 @@ def parse_expectation(text: str) -> dict:
     kind, rest = words[0], (words[1] if len(words) > 1 else "")
     result: dict = {"expect": kind}
     while rest:
-        if kind == "fail" and rest.startswith("line="):
+        if rest.startswith("line="):
             regex = rest[len("line="):]
             m = TRAILING_TIMEOUT_RE.search(regex)
             if m:
@@ -128,7 +139,7 @@ def parse_expectation(text: str) -> dict:
         key, eq, value = word.partition("=")
         if not eq or key not in (("timeout",) if kind == "pass"
                                  else ("timeout", "exit")):
-            allowed = ("timeout=S" if kind == "pass"
+            allowed = ("timeout=S and line=REGEX" if kind == "pass"
                        else "exit=N, line=REGEX and timeout=S")
             raise ValueError(f"unexpected {word!r} in a '{kind}' expectation "
                              f"(allowed: {allowed})")
@@ -162,22 +173,26 @@ def parse_matrix_line(line: str, lineno: int) -> Boot:
     if not NAME_RE.fullmatch(name):
         raise ValueError(f"bad boot name {name!r} (letters, digits, '_', "
                          f"'.', '-')")
-    if image not in ("elf", "iso"):
-        raise ValueError(f"image must be 'elf' or 'iso', got {image!r}")
-    if image == "iso" and cmdline:
-        raise ValueError(f"an iso boot takes its kernel command line from "
-                         f"GRUB's config: the command line field must be "
-                         f"empty, got {cmdline!r}")
+    if image not in machine.KINDS:
+        raise ValueError(f"image must be one of {', '.join(machine.KINDS)}, "
+                         f"got {image!r}")
+    if not machine.takes_cmdline(image) and cmdline:
+        raise ValueError(f"an {image} boot takes its kernel command line "
+                         f"from GRUB's config: the command line field must "
+                         f"be empty, got {cmdline!r}")
     try:
         qemu_args = tuple(shlex.split(options))
     except ValueError as e:
         raise ValueError(
             f"cannot split the qemu options {options!r}: {e}") from None
+    reserved = RESERVED_OPTIONS
+    if machine.KINDS[image].firmware == "uefi":
+        reserved = reserved | RESERVED_UEFI_OPTIONS
     for arg in qemu_args:
-        if arg.split("=", 1)[0] in RESERVED_OPTIONS or (
-                arg.startswith("--")
-                and arg[1:].split("=", 1)[0] in RESERVED_OPTIONS):
-            raise ValueError(f"qemu option {arg} is set by the runner")
+        option = arg[1:] if arg.startswith("--") else arg
+        if option.split("=", 1)[0] in reserved:
+            raise ValueError(f"qemu option {arg} is set by the runner for "
+                             f"an {image} boot")
     return Boot(name=name, image=image, qemu_args=qemu_args, cmdline=cmdline,
                 lineno=lineno, **parse_expectation(expectation))
 
@@ -253,7 +268,7 @@ def describe_exit(code: int | None) -> str:
     if code == EXIT_FAILED:
         return f"kernel reported failure or panicked (exit {EXIT_FAILED})"
     if code == 0:
-        return "triple fault or reset (QEMU exit 0)"
+        return "triple fault, reset or power-off (QEMU exit 0)"
     if code == 1:
         return "QEMU error (exit 1)"
     if code < 0:
@@ -318,7 +333,7 @@ def judge(boot: Boot, outcome: Outcome) -> Verdict:
     report = ktap.parse(outcome.log)
     if boot.expect == "fail":
         return _judge_must_fail(boot, outcome, report)
-    return _judge_pass(outcome, report)
+    return _judge_pass(boot, outcome, report)
 
 
 def _count_rows(report: ktap.Report, boot_failed: bool) -> list[Row]:
@@ -346,10 +361,20 @@ def _count_rows(report: ktap.Report, boot_failed: bool) -> list[Row]:
     return rows
 
 
-def _judge_pass(outcome: Outcome, report: ktap.Report) -> Verdict:
+def _has_line(line_re: re.Pattern, log: str) -> bool:
+    """Whether a log line, less its timestamp, fully matches line_re."""
+    return any(line_re.fullmatch(strip_timestamp(line))
+               for line in log.split("\n"))
+
+
+def _judge_pass(boot: Boot, outcome: Outcome,
+                report: ktap.Report) -> Verdict:
     reasons = _run_problems(outcome)
     if not reasons and outcome.returncode != EXIT_PASSED:
         reasons.append(describe_exit(outcome.returncode))
+    if boot.line_re is not None and not _has_line(boot.line_re, outcome.log):
+        reasons.append(f"expected line not found (a line matching "
+                       f"{boot.line_re.pattern!r})")
     if report.errors:
         shown = report.errors[:MAX_KTAP_ERRORS]
         more = len(report.errors) - len(shown)
@@ -402,8 +427,7 @@ def _judge_must_fail(boot: Boot, outcome: Outcome,
                        f"{describe_exit(outcome.returncode)}; expected "
                        f"{describe_exit(boot.exit_status)}")
     assert boot.line_re is not None
-    found = any(boot.line_re.fullmatch(strip_timestamp(line))
-                for line in outcome.log.split("\n"))
+    found = _has_line(boot.line_re, outcome.log)
     if not found:
         reasons.append(f"expected line not found; last lines:\n"
                        + log_tail(outcome.log)
@@ -428,15 +452,25 @@ def _judge_must_fail(boot: Boot, outcome: Outcome,
 # -- running QEMU --------------------------------------------------------
 
 
-def build_command(boot: Boot, qemu: str, kernel: str, iso: str,
-                  log_path: str) -> list[str]:
-    """The full QEMU command line of one boot."""
-    if boot.image == "elf":
-        image = ["-kernel", kernel, "-append", boot.cmdline]
-    else:
-        image = ["-cdrom", iso, "-boot", "d"]
+def build_command(boot: Boot, qemu: str, images: machine.Images,
+                  firmware: machine.Firmware, log_path: str,
+                  vars_path: str | None) -> list[str]:
+    """The full QEMU command line of one boot.
+
+    vars_path is the boot's own copy of OVMF's variables (UEFI boots).
+    """
     return ([qemu] + BASE_OPTIONS + ["-serial", f"file:{log_path}"]
-            + DEBUG_EXIT + ["-accel", "tcg"] + image + list(boot.qemu_args))
+            + machine.DEBUG_EXIT + ["-accel", "tcg"]
+            + machine.qemu_args(boot.image, images, boot.cmdline, firmware,
+                                vars_path)
+            + list(boot.qemu_args))
+
+
+def vars_path_for(boot: Boot, logs: str) -> str | None:
+    """Where a UEFI boot's copy of the variables goes (None: not UEFI)."""
+    if machine.KINDS[boot.image].firmware != "uefi":
+        return None
+    return os.path.abspath(os.path.join(logs, boot.name + ".vars.fd"))
 
 
 class ProcessRegistry:
@@ -565,8 +599,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                     help="QEMU binary (default: %(default)s)")
     ap.add_argument("--kernel", default="build/mm86.elf",
                     help="kernel for elf boots (default: %(default)s)")
-    ap.add_argument("--iso", default="build/mm86.iso",
-                    help="image for iso boots (default: %(default)s)")
+    ap.add_argument("--iso", default=machine.Images.iso,
+                    help="image for iso and uefi boots (GRUB's default: "
+                         "multiboot2; default: %(default)s)")
+    ap.add_argument("--iso-mb1", default=machine.Images.iso_mb1,
+                    help="image for iso-mb1 and uefi-mb1 boots (GRUB's "
+                         "default: multiboot; default: %(default)s)")
+    ap.add_argument("--ovmf-code", default=machine.Firmware.code,
+                    help="32-bit OVMF code for uefi boots (default: "
+                         "%(default)s)")
+    ap.add_argument("--ovmf-vars", default=machine.Firmware.vars_template,
+                    help="template of OVMF's variables, copied for each "
+                         "uefi boot (default: %(default)s)")
     ap.add_argument("--logs", default="build/logs",
                     help="directory for the serial logs (default: "
                          "%(default)s)")
@@ -602,19 +646,27 @@ def select_boots(args: argparse.Namespace) -> list[Boot]:
     return boots
 
 
+def images_of(args: argparse.Namespace) -> machine.Images:
+    return machine.Images(os.path.abspath(args.kernel),
+                          os.path.abspath(args.iso),
+                          os.path.abspath(args.iso_mb1))
+
+
+def firmware_of(args: argparse.Namespace) -> machine.Firmware:
+    return machine.Firmware(os.path.abspath(args.ovmf_code),
+                            os.path.abspath(args.ovmf_vars))
+
+
 def check_inputs(args: argparse.Namespace, boots: list[Boot]) -> str | None:
-    """Returns an error message when QEMU or an image is missing."""
+    """Returns an error message when QEMU, an image or OVMF is missing."""
     qemu = args.qemu
     if os.sep in qemu:
         if not (os.path.isfile(qemu) and os.access(qemu, os.X_OK)):
             return f"QEMU binary {qemu} not found or not executable"
     elif shutil.which(qemu) is None:
         return f"QEMU binary {qemu} not found in PATH"
-    for image, path in (("elf", args.kernel), ("iso", args.iso)):
-        if any(b.image == image for b in boots) and not os.path.isfile(path):
-            what = "kernel" if image == "elf" else "ISO image"
-            return f"{what} {path} not found (build it first)"
-    return None
+    return machine.missing_file([b.image for b in boots], images_of(args),
+                                firmware_of(args))
 
 
 def print_summary(boots: list[Boot], verdicts: dict[str, Verdict],
@@ -655,12 +707,20 @@ def run(args: argparse.Namespace) -> int:
         return fail_setup(f"cannot create {args.logs}: {e.strerror}")
 
     width = max(len(b.name) for b in boots)
-    kernel, iso = os.path.abspath(args.kernel), os.path.abspath(args.iso)
+    images, firmware = images_of(args), firmware_of(args)
     commands = {}
     for boot in boots:
         log_path = os.path.abspath(os.path.join(args.logs, boot.name + ".log"))
-        commands[boot.name] = (build_command(boot, args.qemu, kernel, iso,
-                                             log_path), log_path)
+        vars_path = vars_path_for(boot, args.logs)
+        if vars_path is not None:
+            try:
+                machine.copy_vars(firmware, vars_path)
+            except OSError as e:
+                return fail_setup(f"cannot copy {firmware.vars_template} "
+                                  f"to {vars_path}: {e.strerror}")
+        commands[boot.name] = (build_command(boot, args.qemu, images,
+                                             firmware, log_path, vars_path),
+                               log_path)
     jobs = min(args.jobs, len(boots))
     print(f"runner: {plural(len(boots), 'boot')}, {jobs} at a time",
           flush=True)

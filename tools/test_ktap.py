@@ -20,6 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import ktap  # noqa: E402
+import machine  # noqa: E402
 import runner  # noqa: E402
 
 # The example report of the contract (one failure, one skip).
@@ -537,13 +538,31 @@ class TestMatrix(unittest.TestCase):
         self.assertIn("boots.txt:2: expected 5 fields", msg)
 
     def test_bad_image(self):
-        self.assertIn("boots.txt:2: image must be 'elf' or 'iso'",
+        self.assertIn("boots.txt:2: image must be one of elf, iso, iso-mb1, "
+                      "uefi, uefi-mb1, got 'bzImage'",
                       self.parse_error("x | bzImage | | | pass"))
+        self.assertIn("got 'UEFI'", self.parse_error("x | UEFI | | | pass"))
 
     def test_iso_with_command_line(self):
-        msg = self.parse_error("x | iso | -m 64M | loglevel=7 | pass")
-        self.assertIn("boots.txt:2: an iso boot takes its kernel command "
-                      "line from GRUB's config", msg)
+        for kind in ("iso", "iso-mb1", "uefi", "uefi-mb1"):
+            with self.subTest(kind=kind):
+                msg = self.parse_error(f"x | {kind} | -m 64M | loglevel=7 "
+                                       f"| pass")
+                self.assertIn(f"boots.txt:2: an {kind} boot takes its "
+                              f"kernel command line from GRUB's config: the "
+                              f"command line field must be empty, got "
+                              f"'loglevel=7'", msg)
+
+    def test_uefi_boot_may_not_name_the_machine(self):
+        for option in ("-machine pc", "-M q35", "--machine=q35",
+                       "-bios x.fd"):
+            with self.subTest(option=option):
+                msg = self.parse_error(f"x | uefi | {option} | | pass")
+                self.assertIn(f"qemu option {option.split()[0]} is set by "
+                              f"the runner for an uefi boot", msg)
+        # A BIOS boot may: q35 with -kernel is an elf boot.
+        [b] = runner.parse_matrix("q | elf | -machine q35 -m 1G | | pass")
+        self.assertEqual(("-machine", "q35", "-m", "1G"), b.qemu_args)
 
     def test_bad_name(self):
         self.assertIn("bad boot name", self.parse_error("a/b | elf | | | "
@@ -592,17 +611,257 @@ class TestMatrix(unittest.TestCase):
 
     def test_build_command(self):
         small, _, iso, _ = runner.parse_matrix(MATRIX)
-        cmd = runner.build_command(small, "qemu-system-i386", "k.elf",
-                                   "m.iso", "logs/small.log")
+        images = machine.Images("k.elf", "m.iso", "m1.iso")
+        fw = machine.Firmware("code.fd", "vars.fd")
+        cmd = runner.build_command(small, "qemu-system-i386", images, fw,
+                                   "logs/small.log", None)
         self.assertEqual(
             ["qemu-system-i386", "-display", "none", "-no-reboot",
              "-monitor", "none", "-serial", "file:logs/small.log",
              "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-accel",
              "tcg", "-kernel", "k.elf", "-append", "", "-m", "128M", "-smp",
              "1"], cmd)
-        cmd = runner.build_command(iso, "q", "k.elf", "m.iso", "l")
-        self.assertEqual(["-cdrom", "m.iso", "-boot", "d", "-m", "512M"],
-                         cmd[-6:])
+        cmd = runner.build_command(iso, "q", images, fw, "l", None)
+        self.assertEqual(["q", "-display", "none", "-no-reboot", "-monitor",
+                          "none", "-serial", "file:l", "-device",
+                          "isa-debug-exit,iobase=0xf4,iosize=0x04", "-accel",
+                          "tcg", "-cdrom", "m.iso", "-boot", "d", "-m",
+                          "512M"], cmd)
+
+    def test_build_command_per_image_kind(self):
+        images = machine.Images("k.elf", "m.iso", "m1.iso")
+        fw = machine.Firmware("code.fd", "vars.fd")
+        uefi = ["-machine", "q35,smm=on",
+                "-global", "driver=cfi.pflash01,property=secure,value=on",
+                "-drive", "if=pflash,format=raw,unit=0,readonly=on,"
+                          "file=code.fd",
+                "-drive", "if=pflash,format=raw,unit=1,file=b.vars.fd"]
+        expected = {
+            "elf | -m 1G -machine q35 | loglevel=7":
+                ["-kernel", "k.elf", "-append", "loglevel=7", "-m", "1G",
+                 "-machine", "q35"],
+            "iso-mb1 | -m 64M |":
+                ["-cdrom", "m1.iso", "-boot", "d", "-m", "64M"],
+            "uefi | -m 2G -smp 2 |":
+                uefi + ["-cdrom", "m.iso", "-boot", "d", "-m", "2G",
+                        "-smp", "2"],
+            "uefi-mb1 | -m 1G |":
+                uefi + ["-cdrom", "m1.iso", "-boot", "d", "-m", "1G"],
+        }
+        base = ["qemu", "-display", "none", "-no-reboot", "-monitor", "none",
+                "-serial", "file:b.log", "-device",
+                "isa-debug-exit,iobase=0xf4,iosize=0x04", "-accel", "tcg"]
+        for line, tail in expected.items():
+            with self.subTest(line=line):
+                [b] = runner.parse_matrix(f"b | {line} | pass")
+                vars_path = ("b.vars.fd"
+                             if b.image.startswith("uefi") else None)
+                self.assertEqual(base + tail, runner.build_command(
+                    b, "qemu", images, fw, "b.log", vars_path))
+
+    def test_vars_path_per_boot(self):
+        boots = runner.parse_matrix("a | uefi | | | pass\n"
+                                    "b | uefi-mb1 | | | pass\n"
+                                    "c | iso | | | pass\n"
+                                    "d | elf | | | pass\n")
+        paths = [runner.vars_path_for(b, "logs") for b in boots]
+        self.assertEqual([os.path.abspath("logs/a.vars.fd"),
+                          os.path.abspath("logs/b.vars.fd"), None, None],
+                         paths)
+
+
+class TestMachine(unittest.TestCase):
+    def test_kind_for(self):
+        self.assertEqual("elf", machine.kind_for("bios", "kernel"))
+        self.assertEqual("iso", machine.kind_for("bios", "iso"))
+        self.assertEqual("iso-mb1", machine.kind_for("bios", "iso-mb1"))
+        self.assertEqual("uefi", machine.kind_for("uefi", "iso"))
+        self.assertEqual("uefi-mb1", machine.kind_for("uefi", "iso-mb1"))
+        cases = {("uefi", "kernel"): "firmware uefi cannot boot kernel",
+                 ("coreboot", "iso"): "firmware must be one of bios, uefi",
+                 ("bios", "floppy"): "boot must be one of kernel, iso"}
+        for (fw, what), fragment in cases.items():
+            with self.subTest(firmware=fw, boot=what):
+                with self.assertRaises(ValueError) as cm:
+                    machine.kind_for(fw, what)
+                self.assertIn(fragment, str(cm.exception))
+
+    def test_machine_option(self):
+        fw = machine.Firmware("c", "v")
+        self.assertEqual([], machine.firmware_args("elf", fw, None))
+        self.assertEqual(["-machine", "q35"],
+                         machine.firmware_args("iso", fw, None, "q35"))
+        self.assertEqual(["-machine", "q35,smm=on"],
+                         machine.firmware_args("uefi", fw, "v1", "q35")[:2])
+        with self.assertRaises(ValueError) as cm:
+            machine.firmware_args("uefi", fw, "v1", "pc")
+        self.assertIn("UEFI boots run on q35", str(cm.exception))
+        with self.assertRaises(ValueError):
+            machine.firmware_args("uefi-mb1", fw, None)
+
+    def test_copy_vars_is_fresh(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            template = os.path.join(tmp, "VARS.fd")
+            with open(template, "wb") as f:
+                f.write(b"\x00template\xff" * 100)
+            fw = machine.Firmware("code", template)
+            dest = os.path.join(tmp, "boot.vars.fd")
+            with open(dest, "wb") as f:
+                f.write(b"left over by an earlier boot" * 200)
+            machine.copy_vars(fw, dest)
+            with open(dest, "rb") as f:
+                self.assertEqual(b"\x00template\xff" * 100, f.read())
+
+    def test_missing_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            k = os.path.join(tmp, "k.elf")
+            open(k, "w").close()
+            images = machine.Images(k, os.path.join(tmp, "m.iso"),
+                                    os.path.join(tmp, "m1.iso"))
+            fw = machine.Firmware(os.path.join(tmp, "code.fd"), k)
+            self.assertIsNone(machine.missing_file(["elf"], images, fw))
+            self.assertEqual(f"ISO image {tmp}/m1.iso not found (build it "
+                             f"first)", machine.missing_file(
+                                 ["elf", "iso-mb1"], images, fw))
+            open(images.iso, "w").close()
+            self.assertEqual(f"OVMF code (Debian: ovmf-ia32) {tmp}/code.fd "
+                             f"not found",
+                             machine.missing_file(["uefi"], images, fw))
+
+
+def load_qemu_run():
+    """tools/qemu-run as a module (it has no .py suffix)."""
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader(
+        "qemu_run", os.path.join(HERE, "qemu-run"))
+    spec = importlib.util.spec_from_loader("qemu_run", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+class TestQemuRun(unittest.TestCase):
+    qr = load_qemu_run()
+
+    def test_verdicts(self):
+        cases = {
+            (33, None): (0, "all tests passed"),
+            (35, None): (1, "the kernel reported a failure"),
+            (0, "host-qmp-quit"): (130, "quit by user"),
+            (0, "host-ui"): (130, "quit by user"),
+            (0, "guest-reset"):
+                (1, "triple fault or reset (the machine reset itself)"),
+            (0, "guest-shutdown"): (1, "the machine powered itself off"),
+            (0, None): (1, "QEMU exited 0 without saying why"),
+            (1, None): (1, "QEMU failed (exit 1)"),
+            (-9, None): (130, "QEMU killed by SIGKILL"),
+        }
+        for (status, reason), expected in cases.items():
+            with self.subTest(status=status, reason=reason):
+                self.assertEqual(expected, self.qr.verdict(status, reason))
+
+    def test_commands(self):
+        common = ["-display", "none", "-serial", "mon:stdio", "-no-reboot",
+                  "-S", "-chardev", "socket,id=qmp,fd=7", "-mon",
+                  "chardev=qmp,mode=control", "-device",
+                  "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+        args = self.qr.parse_args(["-m", "64M", "--smp", "1", "--append",
+                                   "loglevel=7", "--qemu", "q", "--gdb",
+                                   "--", "-d", "int"])
+        self.assertEqual(["q"] + common + [
+            "-kernel", "build/mm86.elf", "-append", "loglevel=7", "-m",
+            "64M", "-smp", "1", "-s", "-d", "int"],
+            self.qr.build_command(args, "elf", 7))
+        args = self.qr.parse_args(["--firmware", "uefi", "--qemu", "q",
+                                   "--vars", "v.fd", "--ovmf-code", "c.fd",
+                                   "--iso-mb1", "m1.iso", "--boot",
+                                   "iso-mb1"])
+        self.assertEqual(["q"] + common + [
+            "-machine", "q35,smm=on", "-global",
+            "driver=cfi.pflash01,property=secure,value=on", "-drive",
+            "if=pflash,format=raw,unit=0,readonly=on,file=c.fd", "-drive",
+            "if=pflash,format=raw,unit=1,file=v.fd", "-cdrom", "m1.iso",
+            "-boot", "d", "-m", "512M", "-smp", "2"],
+            self.qr.build_command(args, "uefi-mb1", 7))
+        args = self.qr.parse_args(["--machine", "q35", "--boot", "iso"])
+        self.assertEqual(["-machine", "q35", "-cdrom", "build/mm86.iso"],
+                         self.qr.build_command(args, "iso", 3)[13:17])
+
+    def test_bad_combinations(self):
+        cases = {
+            ("--firmware", "uefi", "--boot", "kernel"):
+                "firmware uefi cannot boot kernel",
+            ("--firmware", "uefi", "--machine", "pc"):
+                "UEFI boots run on q35",
+            ("--boot", "iso", "--append", "quiet"):
+                "takes its command line from GRUB's config",
+        }
+        for argv, fragment in cases.items():
+            with self.subTest(argv=argv):
+                err = io.StringIO()
+                with contextlib.redirect_stderr(err):
+                    self.assertEqual(2, self.qr.main(list(argv)))
+                self.assertIn(fragment, err.getvalue())
+
+
+# A stand-in for QEMU: writes a passing report to the serial file and
+# records its pflash variables file and what that file held.
+FAKE_QEMU = """\
+#!/usr/bin/env python3
+import sys
+args = sys.argv[1:]
+log = args[args.index("-serial") + 1][len("file:"):]
+record = []
+for a in args:
+    if a.startswith("if=pflash") and "unit=1" in a:
+        path = a.split("file=", 1)[1]
+        with open(path, "rb") as f:
+            record.append(path + " " + f.read().decode())
+        with open(path, "wb") as f:
+            f.write(b"written by the firmware")
+with open(log + ".vars", "w") as f:
+    f.write("\\n".join(record))
+with open(log, "w") as f:
+    f.write(REPORT)
+sys.exit(33)
+"""
+
+
+class TestRunUefi(unittest.TestCase):
+    def test_each_uefi_boot_gets_a_fresh_vars_copy(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            qemu = os.path.join(tmp, "qemu")
+            with open(qemu, "w") as f:
+                f.write(FAKE_QEMU.replace("REPORT", repr(PASSING)))
+            os.chmod(qemu, 0o755)
+            for name in ("k.elf", "m.iso", "m1.iso", "code.fd"):
+                open(os.path.join(tmp, name), "w").close()
+            with open(os.path.join(tmp, "VARS.fd"), "w") as f:
+                f.write("template")
+            with open(os.path.join(tmp, "boots.txt"), "w") as f:
+                f.write("u1 | uefi | | | pass\nu2 | uefi-mb1 | | | pass\n"
+                        "b | iso | | | pass\n")
+            logs = os.path.join(tmp, "logs")
+            argv = ["--matrix", os.path.join(tmp, "boots.txt"), "--qemu",
+                    qemu, "--jobs", "3", "--logs", logs]
+            for opt, name in (("--kernel", "k.elf"), ("--iso", "m.iso"),
+                              ("--iso-mb1", "m1.iso"),
+                              ("--ovmf-code", "code.fd"),
+                              ("--ovmf-vars", "VARS.fd")):
+                argv += [opt, os.path.join(tmp, name)]
+            for run in (1, 2):  # the second run must not see the first's
+                out = io.StringIO()
+                with contextlib.redirect_stdout(out):
+                    status = runner.main(argv)
+                self.assertEqual(0, status, out.getvalue())
+                for name in ("u1", "u2"):
+                    with open(os.path.join(logs, name + ".log.vars")) as f:
+                        self.assertEqual(
+                            os.path.join(logs, name + ".vars.fd")
+                            + " template", f.read())
+                with open(os.path.join(logs, "b.log.vars")) as f:
+                    self.assertEqual("", f.read())
 
 
 def boot(expectation: str = "pass", name: str = "b") -> runner.Boot:
@@ -630,6 +889,27 @@ class TestJudgePass(unittest.TestCase):
         self.assertEqual(ktap.Counts(3, 0, 0), v.counts)
         self.assertEqual(["buddy", "slab"], [r.suite for r in v.rows])
         self.assertEqual("3 cases", v.summary)
+
+    def test_pass_with_a_required_line(self):
+        [b] = runner.parse_matrix(
+            r"u | uefi | | | pass timeout=90 line=ACPI: RSDP \(boot "
+            r"loader's copy\) 000024 \(v02 BOCHS \)")
+        self.assertEqual(("pass", 90.0), (b.expect, b.timeout))
+        good = ("[    0.001580] ACPI: RSDP (boot loader's copy) 000024 "
+                "(v02 BOCHS )\r\n" + PASSING)
+        v = runner.judge(b, runner.Outcome(33, good))
+        self.assertTrue(v.passed, v.reasons)
+        # The same report with the RSDP from elsewhere does not pass.
+        bad = good.replace("(boot loader's copy)", "0x000000003EE73000")
+        v = runner.judge(b, runner.Outcome(33, bad))
+        self.assertFalse(v.passed)
+        self.assertEqual("expected line not found (a line matching "
+                         "\"ACPI: RSDP \\\\(boot loader's copy\\\\) 000024 "
+                         "\\\\(v02 BOCHS \\\\)\")", v.reasons[0])
+        self.assertEqual(ktap.Counts(3, 1, 0), v.counts)  # the boot's
+        # timeout= may also follow the line, as in a 'fail' expectation.
+        [b] = runner.parse_matrix("u | elf | | | pass line=a b timeout=5")
+        self.assertEqual(("a b", 5.0), (b.line_re.pattern, b.timeout))
 
     def test_skips_are_counted_apart(self):
         log = edit(EXAMPLE, "ok 2 cmdline", "ok 2 cmdline")
@@ -668,7 +948,8 @@ class TestJudgePass(unittest.TestCase):
     def test_triple_fault(self):
         v = self.judge(0, PASSING)
         self.assertFalse(v.passed)
-        self.assertIn("triple fault or reset (QEMU exit 0)", v.reasons)
+        self.assertIn("triple fault, reset or power-off (QEMU exit 0)",
+                      v.reasons)
         # A complete all-ok report still counts one failure for the boot.
         self.assertEqual(ktap.Counts(3, 1, 0), v.counts)
 
@@ -721,7 +1002,8 @@ class TestJudgeMustFail(unittest.TestCase):
         v = self.judge(0, PANIC_LOG)
         self.assertFalse(v.passed)
         self.assertEqual(ktap.Counts(0, 1, 0), v.counts)
-        self.assertIn("triple fault or reset (QEMU exit 0)", v.reasons[0])
+        self.assertIn("triple fault, reset or power-off (QEMU exit 0)",
+                      v.reasons[0])
 
     def test_line_not_found(self):
         v = self.judge(35, PANIC_LOG.replace("deliberate", "accidental"))

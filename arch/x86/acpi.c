@@ -22,6 +22,22 @@
  *  - Arrays that fill up drop further entries and count them (dropped);
  *    a table is never rejected for being bigger than our summary.
  *
+ * Where the RSDP comes from, in this order (struct acpi_rsdp_sources):
+ *  1. the copy a Multiboot 2 loader passes (it read the firmware's
+ *     pointer): checked as one found in memory is, and its length may
+ *     not exceed the copy; a copy that fails is reported and the search
+ *     goes on, so nothing is lost;
+ *  2. the BIOS area, as the specification says;
+ *  3. mm86's own last resort, for UEFI firmware booted through Multiboot 1
+ *     (no RSDP in the BIOS area, no copy): the memory map's ACPI data and
+ *     ACPI NVS ranges, scanned on 16-byte boundaries.  Linux on EFI reads
+ *     the RSDP's address from the EFI system table's configuration table
+ *     instead, which a Multiboot 1 kernel is never given.  On OVMF it
+ *     finds the ACPI 1.0 RSDP (RSDT only): the 2.0 one lies 20 bytes
+ *     after it, off the 16-byte grid, and its XSDT lists the same tables.
+ * However long a range, a scan asks map() for 1 KiB at a time, and a
+ * candidate for no more than its length field (36 bytes in practice).
+ *
  * What it trusts: the specification's layouts, and that map() returns
  * memory holding what is at that physical address at the time.  Policy is
  * not here: a missing MADT or SRAT is reported, and the caller decides
@@ -91,74 +107,108 @@ static void copy_id(char *dst, const char *src, size_t n)
 
 /* ---- the RSDP ---------------------------------------------------------- */
 
-/* Records why the candidate at pa is no RSDP.  Returns false. */
-static bool __printf(3, 4) rsdp_bad(struct acpi_info *info, phys_addr_t pa,
+/* A candidate: at pa in memory, read through map, or the loader's copy. */
+struct rsdp_cand {
+	acpi_map_t map;
+	phys_addr_t pa;
+	const u8 *copy;		/* non-NULL: copy_len bytes, no address */
+	unsigned int copy_len;
+};
+
+/* The candidate's first len bytes, or NULL when they cannot be read. */
+static const void *cand_bytes(const struct rsdp_cand *c, size_t len)
+{
+	if (c->copy)
+		return len <= c->copy_len ? c->copy : NULL;
+	return c->map(c->pa, len);
+}
+
+/* Records why the candidate is no RSDP.  Returns false. */
+static bool __printf(3, 4) rsdp_bad(struct acpi_info *info,
+				     const struct rsdp_cand *c,
 				     const char *fmt, ...)
 {
+	char *why = c->copy ? info->copy_problem : info->rsdp_problem;
 	va_list args;
 
+	BUILD_BUG_ON(sizeof(info->copy_problem) !=
+		     sizeof(info->rsdp_problem));
 	va_start(args, fmt);
-	vsnprintf(info->rsdp_problem, sizeof(info->rsdp_problem), fmt, args);
+	vsnprintf(why, sizeof(info->rsdp_problem), fmt, args);
 	va_end(args);
-	info->rsdp_bad_pa = pa;
+	if (!c->copy)
+		info->rsdp_bad_pa = c->pa;
 	info->rejected |= ACPI_REJ_RSDP;
 	return false;
 }
 
-/* Copies the candidate at pa into *r; true when it is a valid RSDP. */
-static bool check_rsdp(struct acpi_info *info, acpi_map_t map, phys_addr_t pa,
+/* Copies the candidate into *r; true when it is a valid RSDP. */
+static bool check_rsdp(struct acpi_info *info, const struct rsdp_cand *c,
 		       struct acpi_rsdp *r)
 {
 	const void *p;
 
 	memset(r, 0, sizeof(*r));
-	p = map(pa, ACPI_RSDP_V1_SIZE);
+	p = cand_bytes(c, ACPI_RSDP_V1_SIZE);
+	if (!p && c->copy)
+		return rsdp_bad(info, c,
+				"a %u-byte copy, shorter than the 20 bytes of any RSDP",
+				c->copy_len);
 	if (!p)
-		return rsdp_bad(info, pa, "cannot be mapped");
+		return rsdp_bad(info, c, "cannot be mapped");
 	memcpy(r, p, ACPI_RSDP_V1_SIZE);
 	if (memcmp(r->signature, "RSD PTR ", 8) != 0)
-		return rsdp_bad(info, pa, "no \"RSD PTR \" signature");
+		return rsdp_bad(info, c, "no \"RSD PTR \" signature");
 	if (checksum(r, ACPI_RSDP_V1_SIZE) != 0)
-		return rsdp_bad(info, pa, "bad checksum");
+		return rsdp_bad(info, c, "bad checksum");
 	if (r->revision < 2) {
 		r->length = ACPI_RSDP_V1_SIZE;
 		r->xsdt_address = 0;
 		return true;
 	}
 
-	p = map(pa, ACPI_RSDP_V2_SIZE);
+	p = cand_bytes(c, ACPI_RSDP_V2_SIZE);
+	if (!p && c->copy)
+		return rsdp_bad(info, c,
+				"v%u: a %u-byte copy, shorter than the 36 bytes of revision 2",
+				r->revision, c->copy_len);
 	if (!p)
-		return rsdp_bad(info, pa, "v%u: its 36 bytes cannot be mapped",
+		return rsdp_bad(info, c, "v%u: its 36 bytes cannot be mapped",
 				r->revision);
 	memcpy(r, p, ACPI_RSDP_V2_SIZE);
 	if (r->length < ACPI_RSDP_V2_SIZE || r->length > ACPI_RSDP_MAX_LENGTH)
-		return rsdp_bad(info, pa, "v%u: bad length %u", r->revision,
+		return rsdp_bad(info, c, "v%u: bad length %u", r->revision,
 				r->length);
-	p = map(pa, r->length);
+	p = cand_bytes(c, r->length);
+	if (!p && c->copy)
+		return rsdp_bad(info, c,
+				"v%u: length %u is longer than the %u-byte copy",
+				r->revision, r->length, c->copy_len);
 	if (!p)
-		return rsdp_bad(info, pa, "v%u: its %u bytes cannot be mapped",
+		return rsdp_bad(info, c, "v%u: its %u bytes cannot be mapped",
 				r->revision, r->length);
 	if (checksum(p, r->length) != 0)
-		return rsdp_bad(info, pa, "v%u: bad extended checksum",
+		return rsdp_bad(info, c, "v%u: bad extended checksum",
 				r->revision);
 	return true;
 }
 
 /*
  * Looks for a valid RSDP on the 16-byte boundaries of [start, start +
- * size), one chunk mapping at a time (checking a candidate maps other
- * ranges, so the chunk is mapped again after it).  A chunk that cannot be
- * mapped is skipped.  Returns its address, or 0.
+ * size) (start 16-byte aligned), one chunk mapping at a time (checking a
+ * candidate maps other ranges, so the chunk is mapped again after it).  A
+ * chunk that cannot be mapped is skipped.  Returns its address, or 0.
  */
 static phys_addr_t scan_rsdp(struct acpi_info *info, acpi_map_t map,
-			     phys_addr_t start, u32 size, struct acpi_rsdp *r)
+			     phys_addr_t start, u64 size, struct acpi_rsdp *r)
 {
-	for (u32 chunk = 0; chunk < size; chunk += ACPI_SCAN_CHUNK) {
-		u32 n = min(size - chunk, (u32)ACPI_SCAN_CHUNK);
+	for (u64 chunk = 0; chunk < size; chunk += ACPI_SCAN_CHUNK) {
+		u32 n = (u32)min(size - chunk, (u64)ACPI_SCAN_CHUNK);
 		u32 off = 0;
 
 		while (off + 8 <= n) {
 			const u8 *p = map(start + chunk, n);
+			struct rsdp_cand c = { .map = map };
 
 			if (!p)
 				break;
@@ -166,8 +216,9 @@ static phys_addr_t scan_rsdp(struct acpi_info *info, acpi_map_t map,
 				off += 16;
 			if (off + 8 > n)
 				break;
-			if (check_rsdp(info, map, start + chunk + off, r))
-				return start + chunk + off;
+			c.pa = start + chunk + off;
+			if (check_rsdp(info, &c, r))
+				return c.pa;
 			off += 16;
 		}
 	}
@@ -194,6 +245,41 @@ static phys_addr_t find_rsdp(struct acpi_info *info, acpi_map_t map,
 		pa = scan_rsdp(info, map, ACPI_HI_RSDP_WINDOW_BASE,
 			       ACPI_HI_RSDP_WINDOW_SIZE, r);
 	return pa;
+}
+
+/*
+ * The last resort: the ACPI data ranges of the memory map, then its ACPI
+ * NVS ranges, each in map order and below 4 GiB.  Not Linux's way (on EFI
+ * it reads the RSDP's address from the EFI system table, which a
+ * Multiboot 1 kernel is never given); UEFI firmware keeps its ACPI
+ * tables, the RSDP among them, in these two kinds of memory.
+ */
+static phys_addr_t scan_fw_ranges(struct acpi_info *info, acpi_map_t map,
+				  const struct acpi_rsdp_sources *src,
+				  struct acpi_rsdp *r)
+{
+	static const u32 types[] = { MULTIBOOT_MEMORY_ACPI_RECLAIMABLE,
+				     MULTIBOOT_MEMORY_NVS };
+
+	for (unsigned int t = 0; t < ARRAY_SIZE(types); t++) {
+		for (unsigned int i = 0; i < src->nr_mmap; i++) {
+			const struct boot_mmap_entry *e = &src->mmap[i];
+			u64 start, end;
+			phys_addr_t pa;
+
+			if (e->type != types[t] || e->addr >= FOUR_GB)
+				continue;
+			start = ALIGN(e->addr, 16ULL);
+			end = e->len > FOUR_GB - e->addr ? FOUR_GB
+							 : e->addr + e->len;
+			if (end <= start)
+				continue;
+			pa = scan_rsdp(info, map, start, end - start, r);
+			if (pa)
+				return pa;
+		}
+	}
+	return 0;
 }
 
 /* ---- tables ------------------------------------------------------------- */
@@ -612,20 +698,35 @@ static int parse_root(struct acpi_info *info, acpi_map_t map, phys_addr_t pa,
 	return 0;
 }
 
-int acpi_parse(struct acpi_info *info, acpi_map_t map, phys_addr_t rsdp_hint)
+int acpi_parse(struct acpi_info *info, acpi_map_t map,
+	       const struct acpi_rsdp_sources *src)
 {
+	enum acpi_rsdp_source from = ACPI_RSDP_NONE;
+	struct rsdp_cand c = { .map = map, .pa = src->hint };
 	struct acpi_rsdp r;
-	phys_addr_t pa;
+	phys_addr_t pa = 0;
 
 	memset(info, 0, sizeof(*info));
-	if (rsdp_hint)
-		pa = check_rsdp(info, map, rsdp_hint, &r) ? rsdp_hint : 0;
-	else
-		pa = find_rsdp(info, map, &r);
-	if (!pa)
+	if (src->hint) {
+		if (check_rsdp(info, &c, &r)) {
+			pa = src->hint;
+			from = ACPI_RSDP_HINT;
+		}
+	} else {
+		c.copy = src->copy;
+		c.copy_len = src->copy_len;
+		if (c.copy && c.copy_len && check_rsdp(info, &c, &r))
+			from = ACPI_RSDP_LOADER;
+		else if ((pa = find_rsdp(info, map, &r)))
+			from = ACPI_RSDP_BIOS;
+		else if ((pa = scan_fw_ranges(info, map, src, &r)))
+			from = ACPI_RSDP_FW_RANGES;
+	}
+	if (from == ACPI_RSDP_NONE)
 		return -ENOENT;
 
 	info->rsdp_found = true;
+	info->rsdp_source = from;
 	info->rsdp_pa = pa;
 	info->revision = r.revision;
 	info->rsdp_length = r.length;

@@ -4,11 +4,13 @@
  * Linux on the same machine.
  *
  * It reads only the summary (struct acpi_info), never firmware memory, so
- * it may run at any time.  Tables come first, in the order they were read,
- * each followed by a warning when it was rejected or skipped; then the
- * MADT's entries, the SRAT's affinities and the SLIT's matrix.  Node
- * numbers are computed here only to print them as Linux does (see
- * pxm_to_node); deciding the kernel's nodes is the NUMA code's business.
+ * it may run at any time.  The RSDP comes first, with where it was found
+ * when that was not where Linux looks (a loader's copy has no address),
+ * then the tables in the order they were read, each followed by a warning
+ * when it was rejected or skipped; then the MADT's entries, the SRAT's
+ * affinities and the SLIT's matrix.  Node numbers are computed here only
+ * to print them as Linux does (see pxm_to_node); deciding the kernel's
+ * nodes is the NUMA code's business.
  */
 #define pr_fmt(fmt) "ACPI: " fmt
 
@@ -126,8 +128,26 @@ static void print_slit(const struct acpi_info *info)
 	}
 }
 
+/* The RSDP line: Linux's, or with no address for the loader's copy. */
+static void print_rsdp(const struct acpi_info *info)
+{
+	if (info->rsdp_source == ACPI_RSDP_LOADER) {
+		pr_info("RSDP (boot loader's copy) %06X (v%02u %-6.6s)\n",
+			info->rsdp_length, info->revision, info->oem_id);
+		return;
+	}
+	pr_info("RSDP 0x%016llX %06X (v%02u %-6.6s)\n",
+		(unsigned long long)info->rsdp_pa, info->rsdp_length,
+		info->revision, info->oem_id);
+	if (info->rsdp_source == ACPI_RSDP_FW_RANGES)
+		pr_info("RSDP found by scanning the memory map's ACPI ranges: none from the boot loader, none in the BIOS area\n");
+}
+
 void acpi_print(const struct acpi_info *info)
 {
+	if (info->copy_problem[0])
+		pr_warn("RSDP copy from the boot loader: %s, ignored\n",
+			info->copy_problem);
 	if (info->rsdp_problem[0])
 		pr_warn("RSDP candidate at 0x%016llX: %s, ignored\n",
 			(unsigned long long)info->rsdp_bad_pa,
@@ -136,9 +156,7 @@ void acpi_print(const struct acpi_info *info)
 		pr_warn("no valid RSDP found: no ACPI tables\n");
 		return;
 	}
-	pr_info("RSDP 0x%016llX %06X (v%02u %-6.6s)\n",
-		(unsigned long long)info->rsdp_pa, info->rsdp_length,
-		info->revision, info->oem_id);
+	print_rsdp(info);
 
 	for (unsigned int i = 0; i < info->nr_tables; i++) {
 		const struct acpi_table_desc *d = &info->tables[i];

@@ -9,6 +9,12 @@
  * which is above the linear map on a large machine.  The window moves with
  * each request, which acpi_parse() allows for; it is cleared afterwards.
  *
+ * The RSDP is looked for where struct acpi_rsdp_sources says, from the
+ * boot information: the loader's copy (Multiboot 2), the BIOS area, then
+ * the memory map's ACPI ranges (UEFI firmware under Multiboot 1, where the
+ * BIOS area is empty); the scan of those asks for 1 KiB at a time, which
+ * the window serves anywhere below 4 GiB.
+ *
  * CPU numbers are dense: the boot CPU is 0, then the MADT's other enabled
  * processors in table order.  No MADT means one CPU; no SRAT, one node.
  */
@@ -32,6 +38,8 @@
 extern u32 boot_page_dir[1024];
 
 static struct acpi_info acpi;
+/* Into the boot information, which lives as long as the kernel. */
+static struct acpi_rsdp_sources rsdp_sources;
 unsigned int cpu_apic_id[NR_CPUS];
 u32 lapic_phys_base = APIC_DEFAULT_PHYS_BASE;
 
@@ -93,15 +101,21 @@ static void set_cpus(unsigned int max_cpus)
 
 void arch_platform_init(const struct boot_info *bi, unsigned int max_cpus)
 {
-	int err = acpi_parse(&acpi, acpi_early_map, 0);
+	int err;
 
+	rsdp_sources = (struct acpi_rsdp_sources){
+		.copy = bi->rsdp,
+		.copy_len = min(bi->rsdp_len, (unsigned int)sizeof(bi->rsdp)),
+		.mmap = bi->mmap,
+		.nr_mmap = bi->nr_mmap,
+	};
+	err = acpi_parse(&acpi, acpi_early_map, &rsdp_sources);
 	window_set(0);
+	acpi_print(&acpi);
 	if (err) {
 		pr_warn("ACPI: no usable tables (error %d): one CPU, one node\n",
 			err);
 		memset(&acpi, 0, sizeof(acpi));
-	} else {
-		acpi_print(&acpi);
 	}
 	set_cpus(max_cpus ? max_cpus : 1);
 }
@@ -109,6 +123,11 @@ void arch_platform_init(const struct boot_info *bi, unsigned int max_cpus)
 const struct acpi_info *acpi_boot_tables(void)
 {
 	return &acpi;
+}
+
+const struct acpi_rsdp_sources *acpi_boot_sources(void)
+{
+	return &rsdp_sources;
 }
 
 static int apic_to_cpu(unsigned int apic_id)

@@ -14,6 +14,7 @@
 #ifndef ASM_ACPI_H
 #define ASM_ACPI_H
 
+#include "kernel/multiboot.h"
 #include "lib/compiler.h"
 #include "lib/types.h"
 
@@ -247,16 +248,44 @@ struct acpi_cpu_affinity {
 	bool enabled;
 };
 
+/* Where the RSDP used came from (struct acpi_info.rsdp_source). */
+enum acpi_rsdp_source {
+	ACPI_RSDP_NONE,		/* no valid RSDP anywhere */
+	ACPI_RSDP_HINT,		/* the address the caller gave */
+	ACPI_RSDP_LOADER,	/* the boot loader's copy (no address) */
+	ACPI_RSDP_BIOS,		/* the EBDA's first KiB or 0xE0000-0xFFFFF */
+	ACPI_RSDP_FW_RANGES,	/* a scan of the map's ACPI data and NVS */
+};
+
+/*
+ * Where acpi_parse() may look for the RSDP.  A nonzero hint is the only
+ * candidate.  Otherwise, in this order: the boot loader's copy (copy_len
+ * bytes at copy, none when copy_len is 0), the BIOS area, and last the
+ * ACPI data (type 3) and ACPI NVS (type 4) ranges of the raw memory map.
+ */
+struct acpi_rsdp_sources {
+	phys_addr_t hint;
+	const u8 *copy;
+	unsigned int copy_len;
+	const struct boot_mmap_entry *mmap;
+	unsigned int nr_mmap;
+};
+
 struct acpi_info {
 	/* The root pointer. */
 	bool rsdp_found;
+	enum acpi_rsdp_source rsdp_source;
 	u8 revision;		/* 0: ACPI 1.0 (RSDT only), 2: ACPI 2.0+ */
 	char oem_id[7];
-	phys_addr_t rsdp_pa;
+	phys_addr_t rsdp_pa;	/* 0 for the loader's copy */
 	u32 rsdp_length;	/* 20 for revision 0, else its length field */
-	/* The last candidate that had to be ignored (ACPI_REJ_RSDP), and why. */
+	/*
+	 * The last candidate in memory that had to be ignored, and why; the
+	 * loader's copy has its own reason.  Either sets ACPI_REJ_RSDP.
+	 */
 	phys_addr_t rsdp_bad_pa;
 	char rsdp_problem[80];
+	char copy_problem[80];
 	bool root_ok;		/* an RSDT or XSDT was read and walked */
 
 	/* MADT */
@@ -306,10 +335,13 @@ struct acpi_info {
 typedef const void *(*acpi_map_t)(phys_addr_t pa, size_t len);
 
 /*
- * Fills *info (zeroing it first) from the tables found through map.
- * rsdp_hint is where the RSDP is, when the caller knows (0: search the
- * first KiB of the EBDA, then 0xE0000-0xFFFFF, as the specification says);
- * a hint is the only candidate looked at.
+ * Fills *info (zeroing it first) from the tables found through map, the
+ * RSDP taken from the first of src's places that holds a valid one (see
+ * struct acpi_rsdp_sources).  The loader's copy is checked as an RSDP
+ * found in memory is, and its length field may not exceed the copy; a
+ * copy that fails is reported (copy_problem) and the search goes on.
+ * The BIOS area is the specification's: the first KiB of the EBDA, then
+ * 0xE0000-0xFFFFF.
  *
  * With revision >= 2 and an XSDT address the XSDT is walked (an entry
  * above 4 GiB is skipped, not mapped); a rejected XSDT falls back to the
@@ -324,7 +356,8 @@ typedef const void *(*acpi_map_t)(phys_addr_t pa, size_t len);
  * Not reentrant (it copies tables into one static buffer): call it from
  * one CPU at a time.
  */
-int acpi_parse(struct acpi_info *info, acpi_map_t map, phys_addr_t rsdp_hint);
+int acpi_parse(struct acpi_info *info, acpi_map_t map,
+	       const struct acpi_rsdp_sources *src);
 
 /*
  * Prints what was found in Linux's words: one line per table, the MADT's
@@ -339,5 +372,8 @@ void acpi_print(const struct acpi_info *info);
  * arch/x86/ioapic.c.
  */
 const struct acpi_info *acpi_boot_tables(void);
+
+/* Where arch_platform_init() looked for the RSDP: the boot information's. */
+const struct acpi_rsdp_sources *acpi_boot_sources(void);
 
 #endif /* ASM_ACPI_H */
