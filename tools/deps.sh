@@ -93,7 +93,7 @@ if [ "$(id -u)" -ne 0 ]; then
 		echo "    su -c 'apt-get update && $install'" >&2
 	fi
 	echo "mm86: or, in this directory:  $(as_root "$deps_cmd")" >&2
-	echo "mm86: (\`make deps\` alone installs what every target needs; it writes nothing in build/)." >&2
+	echo "mm86: (\`make deps\` alone installs what every target needs; it writes nothing in $build/)." >&2
 	if [ "$report" = 1 ]; then
 		echo "mm86: Then build as yourself, not as root." >&2
 	else
