@@ -102,7 +102,11 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 
-echo "mm86: \`$goal\` needs: ${missing[*]}"
+if [ "$report" = 1 ]; then
+	echo "mm86: installing ${missing[*]}"
+else
+	echo "mm86: \`$goal\` needs: ${missing[*]}"
+fi
 echo "mm86: apt-get update && $install"
 export DEBIAN_FRONTEND=${DEBIAN_FRONTEND:-noninteractive}
 apt-get update || echo "mm86: apt-get update failed; trying the install with the package lists there are" >&2
