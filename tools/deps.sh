@@ -29,7 +29,7 @@ usage() {
 	exit 2
 }
 
-goal=make deps_cmd="make deps" build="" report=0
+goal=make deps_cmd="make deps" build=build report=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--goal) [ $# -ge 2 ] || usage; goal=$2; shift 2 ;;
@@ -50,10 +50,10 @@ as_root() {
 	fi
 }
 
-if [ -n "$build" ] && [ -e "$build" ] && [ "$(id -u)" -ne 0 ]; then
+if [ -e "$build" ] && [ "$(id -u)" -ne 0 ]; then
 	locked=$(find "$build" ! -writable -print -quit 2>/dev/null)
 	if [ -n "$locked" ]; then
-		echo "mm86: $locked is not yours to write (a build run as root?)." >&2
+		echo "mm86: you cannot write $locked (a build run as root?)." >&2
 		echo "mm86: remove $build/ with:   $(as_root "rm -rf $build")" >&2
 		echo "mm86: or take it back with:  $(as_root "chown -R $(id -un): $build")" >&2
 		echo "mm86: then build as yourself; only \`make deps\` needs root, and it writes nothing in $build/." >&2
@@ -65,11 +65,13 @@ fi
 command -v dpkg-query >/dev/null 2>&1 || exit 0
 
 # dpkg-query names the packages it knows; "ii" is installed.
-installed=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' "$@" 2>/dev/null |
-	    awk '$1 == "ii" { print $2 }')
+declare -A installed
+while read -r status name; do
+	[ "$status" = ii ] && installed[$name]=1
+done < <(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' "$@" 2>/dev/null)
 missing=()
 for p in "$@"; do
-	grep -qxF -- "$p" <<<"$installed" || missing+=("$p")
+	[ -n "${installed[$p]:-}" ] || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
 	[ "$report" = 0 ] || echo "mm86: installed already: $*"
