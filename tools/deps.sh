@@ -5,14 +5,17 @@
 # What a make goal needs before it builds: the Debian packages of the
 # Makefile's table for it (PACKAGE...), and a build directory this user can
 # write.  --goal is what the user typed, --deps the `make deps` that
-# installs the same packages as root; both are only quoted in messages.  The Makefile runs it before every build, so the
-# common case (everything there) must be silent and cheap: one dpkg-query;
-# --report (an explicit `make deps`) says so instead.
+# installs the same packages as root; both are only quoted in messages.
+# The Makefile runs it before every build, so the common case (everything
+# there) must be silent and cheap: DIR/.deps-ok lists the packages found
+# installed, and while dpkg has changed nothing since, a check it answers
+# asks dpkg nothing.  --report (an explicit `make deps`) says what is there.
 #
 # As root, the missing packages are installed with apt-get, whose output
 # stays on the terminal (downloads take minutes: silence would look like a
-# hang); apt-get update runs only then.  As root this writes nothing under
-# DIR, so `sudo make deps` in a user's clone leaves no root-owned build/.
+# hang); apt-get update runs only then.  Nothing is written under DIR by
+# anyone but DIR's owner, and never by `make deps`, so `sudo make deps` in a
+# user's clone leaves nothing there that belongs to root.
 # As anyone else it prints the exact command (sudo when there is one, else
 # su -c), and fails.
 #
@@ -50,7 +53,7 @@ as_root() {
 	fi
 }
 
-if [ -e "$build" ] && [ "$(id -u)" -ne 0 ]; then
+if [ -e "$build" ] && [ "$EUID" -ne 0 ]; then
 	locked=$(find "$build" ! -writable -print -quit 2>/dev/null)
 	if [ -n "$locked" ]; then
 		echo "mm86: you cannot write $locked (a build run as root?)." >&2
@@ -64,8 +67,21 @@ fi
 [ $# -gt 0 ] || exit 0
 command -v dpkg-query >/dev/null 2>&1 || exit 0
 
+# DIR/.deps-ok holds while dpkg's status file is older.  It is written only
+# into a DIR that exists and belongs to this user, so deps never creates
+# DIR nor leaves root's file in a user's.
+declare -A known installed
+stamp=$build/.deps-ok
+if [ -f "$stamp" ] && [ "$stamp" -nt /var/lib/dpkg/status ]; then
+	while read -r name; do known[$name]=1; done < "$stamp"
+fi
+all_known=1
+for p in "$@"; do
+	[ -n "${known[$p]:-}" ] || all_known=0
+done
+[ "$report" = 1 ] || [ "$all_known" = 0 ] || exit 0
+
 # dpkg-query names the packages it knows; "ii" is installed.
-declare -A installed
 while read -r status name; do
 	[ "$status" = ii ] && installed[$name]=1
 done < <(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' "$@" 2>/dev/null)
@@ -75,6 +91,8 @@ for p in "$@"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
 	[ "$report" = 0 ] || echo "mm86: installed already: $*"
+	[ "$report" = 1 ] || [ ! -d "$build" ] || [ ! -O "$build" ] || [ ! -w "$build" ] ||
+		printf '%s\n' "${!known[@]}" "${!installed[@]}" | sort -u > "$stamp" 2>/dev/null
 	exit 0
 fi
 
@@ -85,7 +103,7 @@ if ! command -v apt-get >/dev/null 2>&1; then
 	exit 1
 fi
 
-if [ "$(id -u)" -ne 0 ]; then
+if [ "$EUID" -ne 0 ]; then
 	echo "mm86: \`$goal\` needs Debian packages that are not installed:" >&2
 	echo "mm86:     ${missing[*]}" >&2
 	echo "mm86: install them with:" >&2
