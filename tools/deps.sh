@@ -13,11 +13,10 @@
 #
 # As root, the missing packages are installed with apt-get, whose output
 # stays on the terminal (downloads take minutes: silence would look like a
-# hang); apt-get update runs only then.  Nothing is written under DIR by
-# anyone but DIR's owner, and never by `make deps`, so `sudo make deps` in a
-# user's clone leaves nothing there that belongs to root.
-# As anyone else it prints the exact command (sudo when there is one, else
-# su -c), and fails.
+# hang); apt-get update runs only then.  As anyone else it prints the
+# exact command (sudo when there is one, else su -c), and fails.  Nothing
+# is written under DIR by anyone but DIR's owner, and never by `make deps`,
+# so `sudo make deps` in a user's clone leaves nothing there of root's.
 #
 # A DIR holding anything this user cannot write (a build run as root, say)
 # fails with the command that gives it back, before the compiler fails
