@@ -100,7 +100,8 @@ def user_name():
                           stdout=subprocess.PIPE, text=True).stdout.strip()
 
 
-@unittest.skipUnless(BASH and (not ROOT or SETPRIV), "needs bash (and setpriv as root)")
+@unittest.skipUnless(BASH and (not ROOT or SETPRIV),
+                     "needs bash (and setpriv as root)")
 class AsUser(unittest.TestCase):
     def sandbox(self, *args, **kwargs):
         box = Sandbox(*args, **kwargs)
@@ -134,8 +135,10 @@ class AsUser(unittest.TestCase):
             "mm86: install them with:",
             f"    su -c 'apt-get update && {INSTALL} gcc clang'",
         ])
-        self.assertEqual(lines[4], f"mm86: or, in this directory:  su -c '{DEPS_CMD}'")
-        self.assertEqual(lines[-1], f"mm86: Then run `{GOAL}` again as yourself, not as root.")
+        self.assertEqual(lines[4],
+                         f"mm86: or, in this directory:  su -c '{DEPS_CMD}'")
+        self.assertEqual(lines[-1], f"mm86: Then run `{GOAL}` again as "
+                         "yourself, not as root.")
         self.assertEqual(box.lines(box.apt_log), [])
         self.assertFalse(os.path.exists(box.build))
 
@@ -144,8 +147,10 @@ class AsUser(unittest.TestCase):
         status, _, err = box.run(["gcc"])
         self.assertEqual(status, 1)
         lines = err.splitlines()
-        self.assertEqual(lines[3], f"    sudo apt-get update && sudo {INSTALL} gcc")
-        self.assertEqual(lines[4], f"mm86: or, in this directory:  sudo {DEPS_CMD}")
+        self.assertEqual(lines[3],
+                         f"    sudo apt-get update && sudo {INSTALL} gcc")
+        self.assertEqual(lines[4],
+                         f"mm86: or, in this directory:  sudo {DEPS_CMD}")
 
     def test_unwritable_build_names_the_file_and_the_fix(self):
         box = self.sandbox(["gcc"])
@@ -157,9 +162,12 @@ class AsUser(unittest.TestCase):
         status, out, err = box.run(["gcc"])
         self.assertEqual((status, out), (1, ""))
         lines = err.splitlines()
-        self.assertEqual(lines[0], "mm86: you cannot write build/mm86.elf (a build run as root?).")
-        self.assertEqual(lines[1], "mm86: remove build/ with:   su -c 'rm -rf build'")
-        self.assertEqual(lines[2], f"mm86: or take it back with:  su -c 'chown -R {user_name()}: build'")
+        self.assertEqual(lines[:3], [
+            "mm86: you cannot write build/mm86.elf (a build run as root?).",
+            "mm86: remove build/ with:   su -c 'rm -rf build'",
+            "mm86: or take it back with:  "
+            f"su -c 'chown -R {user_name()}: build'",
+        ])
         self.assertEqual(box.lines(box.dpkg_log), [])
 
 
@@ -175,7 +183,7 @@ class AsRoot(unittest.TestCase):
         status, out, err = box.run(["python3", "gcc", "clang"], as_root=True)
         self.assertEqual((status, err), (0, ""))
         self.assertEqual(box.lines(box.apt_log),
-                         ["update", INSTALL.replace("apt-get ", "") + " gcc clang"])
+                         ["update", INSTALL[len("apt-get "):] + " gcc clang"])
         self.assertEqual(out.splitlines(), [
             f"mm86: `{GOAL}` needs: gcc clang",
             f"mm86: apt-get update && {INSTALL} gcc clang",
@@ -197,8 +205,8 @@ class AsRoot(unittest.TestCase):
         box = self.sandbox([], apt_status=100)
         status, _, err = box.run(["gcc"], as_root=True)
         self.assertEqual(status, 1)
-        self.assertEqual(err.splitlines()[-1],
-                         f"mm86: apt-get install failed (above); `{GOAL}` needs: gcc")
+        self.assertEqual(err.splitlines()[-1], "mm86: apt-get install failed "
+                         f"(above); `{GOAL}` needs: gcc")
 
 
 if __name__ == "__main__":
