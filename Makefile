@@ -9,13 +9,17 @@
 # most CPUs the kernel supports; a build setting, default 16).
 
 # ---- toolchain ----------------------------------------------------------
+# Nothing below asks a tool that `make deps` may still have to install while
+# make reads this file: what comes from the compiler is a deferred variable
+# worked out on first use, in a recipe, after deps ran (an immediate := ran
+# gcc before it was installed, and -isystem then swallowed the next flag).
+# deps never installs i686-elf-gcc, so looking for it now is safe, and the
+# default i686-linux-gnu- is what deps installs.
 ifeq ($(origin CROSS),undefined)
-  ifneq ($(shell command -v i686-elf-gcc 2>/dev/null),)
-    CROSS := i686-elf-
-  else
-    CROSS := i686-linux-gnu-
-  endif
+  CROSS := $(if $(shell command -v i686-elf-gcc 2>/dev/null),i686-elf-,i686-linux-gnu-)
 endif
+# $(call once,NAME,COMMAND): COMMAND's output, run the first time only.
+once = $(if $(filter undefined,$(origin once.$1)),$(eval once.$1 := $$(shell $2)))$(once.$1)
 CC      := $(CROSS)gcc
 LD      := $(CROSS)ld
 OBJCOPY := $(CROSS)objcopy
@@ -49,7 +53,7 @@ endif
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-CPPFLAGS := -nostdinc -isystem $(shell $(CC) -print-file-name=include 2>/dev/null) \
+CPPFLAGS  = -nostdinc -isystem $(call once,cc-include,$(CC) -print-file-name=include) \
 	    -I. -Iarch/x86/include -DMM86_VERSION='"$(VERSION)"' -DNR_CPUS=$(NR_CPUS)
 CFLAGS   := -std=gnu11 -m32 -march=i686 -O2 -g -ffreestanding -fno-pic -fno-pie \
 	    -fno-stack-protector -fno-omit-frame-pointer -mgeneral-regs-only \
@@ -57,7 +61,7 @@ CFLAGS   := -std=gnu11 -m32 -march=i686 -O2 -g -ffreestanding -fno-pic -fno-pie 
 	    -Werror -MMD -MP
 ASFLAGS  := -m32 -D__ASSEMBLER__ -MMD -MP
 LDFLAGS  := -m elf_i386 -nostdlib -T linker.ld -z max-page-size=4096 --no-warn-rwx-segments -z noexecstack
-LIBGCC    = $(shell $(CC) -m32 -print-libgcc-file-name)
+LIBGCC    = $(call once,libgcc,$(CC) -m32 -print-libgcc-file-name)
 
 # ---- sources: every file of the kernel's directories -------------------
 SRCS := $(wildcard boot/*.S) \
@@ -142,6 +146,7 @@ FUZZ_CFLAGS  := $(filter-out $(HOST_SAN),$(HOST_CFLAGS)) \
 		-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_SRCS    := $(filter-out arch/host/main.c tests/%_test.c,$(HOST_SRCS))
 FUZZ_OBJS    := $(patsubst %,$(FUZZ_BUILD)/%.o,$(basename $(FUZZ_SRCS)))
+FUZZ_MAINS   := $(patsubst %,$(FUZZ_BUILD)/tests/fuzz/fuzz_%.o,$(FUZZ_TARGETS))
 FUZZ_BINS    := $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
 
 $(FUZZ_BUILD)/%.o: %.c
@@ -154,7 +159,6 @@ $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_OBJS)
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -pthread -o $@ $^
 
 fuzz-build: $(FUZZ_BINS)
-.SECONDARY: $(patsubst %,$(FUZZ_BUILD)/tests/fuzz/fuzz_%.o,$(FUZZ_TARGETS))
 
 # Each target for FUZZ_SECONDS from the seed corpus in tests/fuzz/corpus/
 # (new inputs go to build/, never into the repository).
@@ -168,7 +172,7 @@ fuzz: deps $(FUZZ_BINS)
 			$(FUZZ_BUILD)/corpus-$$t tests/fuzz/corpus/$$t || exit 1; \
 	done
 
--include $(FUZZ_OBJS:.o=.d)
+-include $(FUZZ_OBJS:.o=.d) $(FUZZ_MAINS:.o=.d)
 
 -include $(HOST_OBJS:.o=.d)
 
@@ -184,6 +188,7 @@ BENCH_BUILD  := $(BUILD)/bench
 BENCH_CFLAGS := $(filter-out $(HOST_SAN) -O1,$(HOST_CFLAGS)) -O2
 BENCH_SRCS   := $(filter-out arch/host/main.c tests/%_test.c,$(HOST_SRCS))
 BENCH_OBJS   := $(patsubst %,$(BENCH_BUILD)/%.o,$(basename $(BENCH_SRCS)))
+BENCH_MAIN   := $(BENCH_BUILD)/tests/host/bench_host.o
 BENCH_BIN    := $(BENCH_BUILD)/bench-host
 
 $(BENCH_BUILD)/%.o: %.c
@@ -191,7 +196,7 @@ $(BENCH_BUILD)/%.o: %.c
 	$(call say,BENCHCC,$<)
 	$(Q)$(HOSTCC) $(BENCH_CFLAGS) -c $< -o $@
 
-$(BENCH_BIN): $(BENCH_BUILD)/tests/host/bench_host.o $(BENCH_OBJS)
+$(BENCH_BIN): $(BENCH_MAIN) $(BENCH_OBJS)
 	$(call say,BENCHLD,$@)
 	$(Q)$(HOSTCC) -o $@ $^ -pthread -lmimalloc -ljemalloc
 
@@ -202,7 +207,7 @@ bench-host: deps $(BENCH_BIN)
 		$(BENCH_BIN) --callgrind > /dev/null 2>&1
 	@$(PYTHON) tools/callgrind-ops.py $(BENCH_BUILD)/callgrind.out 10000
 
--include $(BENCH_OBJS:.o=.d)
+-include $(BENCH_OBJS:.o=.d) $(BENCH_MAIN:.o=.d)
 
 # ---- the GRUB ISOs ------------------------------------------------------
 # Two images from one rule, each bootable under BIOS and 32-bit UEFI
@@ -274,13 +279,48 @@ test-host: $(HOST_BIN) $(FUZZ_BINS)
 		--fuzz $(FUZZ_BINS) --fuzz-seconds $(FUZZ_TEST_SECONDS) \
 		--fuzz-corpus tests/fuzz/corpus --fuzz-work $(FUZZ_BUILD)
 
-# ---- set-up -------------------------------------------------------------
-DEB_PACKAGES := gcc-i686-linux-gnu binutils-i686-linux-gnu qemu-system-x86 \
-		grub-pc-bin grub-common xorriso mtools python3 \
-		gcc clang libclang-rt-dev valgrind libmimalloc-dev libjemalloc-dev
+# ---- set-up: the Debian packages each target needs ----------------------
+# The one table of them.  `deps` installs what the goals on the command line
+# need (as root; otherwise it prints the command and stops), every build
+# waits for it, and `make deps` alone installs what every target needs, or
+# DEPS_FOR='run iso' names the targets.  deps writes nothing under build/,
+# so `sudo make deps` leaves the clone to its owner.  The cross toolchain is
+# wanted only when CROSS is the default that deps installs.
+PKGS.cross      := $(if $(filter i686-linux-gnu-,$(CROSS)),gcc-i686-linux-gnu binutils-i686-linux-gnu)
+PKGS.all        := $(PKGS.cross) python3
+PKGS.run        := $(PKGS.all) qemu-system-x86
+PKGS.debug      := $(PKGS.run) gdb
+PKGS.iso        := $(PKGS.all) grub-common grub-pc-bin grub-efi-ia32-bin xorriso mtools
+PKGS.host       := gcc
+PKGS.fuzz-build := clang libclang-rt-dev
+PKGS.fuzz       := $(PKGS.fuzz-build)
+PKGS.test-host  := $(PKGS.host) $(PKGS.fuzz) python3
+PKGS.test-qemu  := $(PKGS.run) $(PKGS.iso) ovmf-ia32
+PKGS.test       := $(PKGS.test-host) $(PKGS.test-qemu)
+PKGS.valgrind   := $(PKGS.host) valgrind
+PKGS.bench-host := $(PKGS.host) valgrind libmimalloc-dev libjemalloc-dev python3
+DEPS_TARGETS    := $(sort $(patsubst PKGS.%,%,$(filter-out PKGS.cross,$(filter PKGS.%,$(.VARIABLES)))))
+
+DEPS_GOALS := $(filter-out deps clean help,$(MAKECMDGOALS))
+DEPS_FOR   ?= $(if $(MAKECMDGOALS),$(or $(DEPS_GOALS),$(if $(filter deps,$(MAKECMDGOALS)),$(DEPS_TARGETS))),all)
+DEPS_PKGS   = $(sort $(foreach t,$(DEPS_FOR),$(PKGS.$(t))))
+ifneq ($(filter-out $(DEPS_TARGETS),$(if $(filter command line environment,$(origin DEPS_FOR)),$(DEPS_FOR))),)
+  $(error DEPS_FOR: no package list for '$(filter-out $(DEPS_TARGETS),$(DEPS_FOR))'; the targets are: $(DEPS_TARGETS))
+endif
+
+# what the user typed, and the `make deps` that installs as much
+DEPS_GOAL  := $(strip make $(MAKECMDGOALS))
+DEPS_CMD    = make deps$(if $(filter-out $(DEPS_FOR),$(DEPS_TARGETS)), DEPS_FOR="$(DEPS_FOR)")
 
 deps:
-	@tools/deps.sh $(DEB_PACKAGES)
+	@tools/deps.sh --goal '$(DEPS_GOAL)' --deps '$(DEPS_CMD)' --build $(BUILD) \
+		$(if $(filter deps,$(MAKECMDGOALS)),--report) -- $(DEPS_PKGS)
+
+# Every compile, link and image waits for deps (order-only: deps never makes
+# anything out of date).  Naming the objects here also keeps them: none is an
+# intermediate file that make deletes and rebuilds the next time.
+$(OBJS) $(KERNEL) $(HOST_OBJS) $(HOST_BIN) $(FUZZ_OBJS) $(FUZZ_MAINS) \
+$(FUZZ_BINS) $(BENCH_OBJS) $(BENCH_MAIN) $(BENCH_BIN): | deps
 
 clean:
 	rm -rf $(BUILD) .gdbinit

@@ -2,8 +2,8 @@
 """Runs mm86's host-side tests and writes their count for the runner.
 
 Two kinds:
-  - the unit tests of the host tools themselves (the KTAP parser and the
-    boot runner's judging), found as tools/test_*.py;
+  - the unit tests of the host tools themselves (the KTAP parser, the
+    boot runner's judging, the package check), found as tools/test_*.py;
   - the user-space build of the kernel (build/host/mm86-host: mm/, kernel/
     and lib/ under AddressSanitizer and UBSan, CPUs as threads), run in a
     few configurations; each run's KTAP report is judged like a boot's
