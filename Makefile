@@ -72,7 +72,7 @@ SRCS := $(wildcard boot/*.S) \
 	$(wildcard tests/*.c)
 OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
 
-.PHONY: all run test test-qemu test-host host fuzz fuzz-build bench-host valgrind iso debug deps clean help FORCE
+.PHONY: all run test test-qemu test-host host fuzz fuzz-build bench-host valgrind iso debug deps clean help
 
 all: $(KERNEL)
 
@@ -179,7 +179,8 @@ fuzz: deps $(FUZZ_BINS)
 # The user-space build without sanitizers, under valgrind's memcheck.
 valgrind: deps
 	@$(MAKE) --no-print-directory host HOST_SAN= HOST_BUILD=$(BUILD)/host-nosan
-	valgrind --error-exitcode=1 --quiet $(BUILD)/host-nosan/mm86-host --cpus=2
+	valgrind --error-exitcode=1 --quiet $(BUILD)/host-nosan/mm86-host --cpus=2 \
+		ktest.time_limit=900
 
 # ---- benchmarks against user-space allocators ----------------------------
 # The user-space build again, optimised and without sanitizers, beside
@@ -288,9 +289,11 @@ test-host: $(HOST_BIN) $(FUZZ_BINS)
 # wanted only when CROSS is the default that deps installs.
 PKGS.cross      := $(if $(filter i686-linux-gnu-,$(CROSS)),gcc-i686-linux-gnu binutils-i686-linux-gnu)
 PKGS.all        := $(PKGS.cross) python3
-PKGS.run        := $(PKGS.all) qemu-system-x86
-PKGS.debug      := $(PKGS.run) gdb
 PKGS.iso        := $(PKGS.all) grub-common grub-pc-bin grub-efi-ia32-bin xorriso mtools
+PKGS.run        := $(PKGS.all) qemu-system-x86 \
+		   $(if $(filter-out kernel,$(BOOT)),$(PKGS.iso)) \
+		   $(if $(filter uefi,$(FIRMWARE)),ovmf-ia32)
+PKGS.debug      := $(PKGS.run) gdb
 PKGS.host       := gcc
 PKGS.fuzz-build := clang libclang-rt-dev
 PKGS.fuzz       := $(PKGS.fuzz-build)
@@ -309,8 +312,12 @@ ifneq ($(filter-out $(DEPS_TARGETS),$(if $(filter command line environment,$(ori
 endif
 
 # what the user typed, and the `make deps` that installs as much
-DEPS_GOAL  := $(strip make $(MAKECMDGOALS))
-DEPS_CMD    = make deps$(if $(filter-out $(DEPS_FOR),$(DEPS_TARGETS)), DEPS_FOR="$(DEPS_FOR)")
+# (with FIRMWARE= and BOOT= when they change what run and debug need)
+DEPS_VARS  := $(if $(filter-out bios,$(FIRMWARE)),FIRMWARE=$(FIRMWARE)) \
+	      $(if $(filter command line,$(origin BOOT)),BOOT=$(BOOT))
+DEPS_GOAL  := $(strip make $(MAKECMDGOALS) $(DEPS_VARS))
+DEPS_CMD    = $(strip make deps$(if $(filter-out $(DEPS_FOR),$(DEPS_TARGETS)), DEPS_FOR="$(DEPS_FOR)") \
+	      $(if $(filter run debug,$(DEPS_FOR)),$(DEPS_VARS)))
 
 deps:
 	@tools/deps.sh --goal '$(DEPS_GOAL)' --deps '$(DEPS_CMD)' --build $(BUILD) \
@@ -320,12 +327,11 @@ deps:
 # anything out of date).  Naming the objects here also keeps them: none is an
 # intermediate file that make deletes and rebuilds the next time.
 $(OBJS) $(KERNEL) $(HOST_OBJS) $(HOST_BIN) $(FUZZ_OBJS) $(FUZZ_MAINS) \
-$(FUZZ_BINS) $(BENCH_OBJS) $(BENCH_MAIN) $(BENCH_BIN): | deps
+$(FUZZ_BINS) $(BENCH_OBJS) $(BENCH_MAIN) $(BENCH_BIN) $(ISO) $(ISO_MB1): | deps
 
 clean:
 	rm -rf $(BUILD) .gdbinit
 
-FORCE:
 
 help:
 	@sed -n '1,/^$$/p' Makefile
