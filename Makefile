@@ -121,7 +121,7 @@ HOST_SRCS   := $(filter-out lib/string.c,$(wildcard lib/*.c)) \
 				   smp.c percpu.c version.c kallsyms.c main.c \
 				   sched.c kthread.c timer.c wait.c mutex.c) \
 	       $(wildcard mm/*.c) $(wildcard arch/host/*.c) \
-	       tests/ktest.c tests/resources.c tests/reclaim_cache.c \
+	       tests/ktest.c tests/ktest_capture.c tests/resources.c tests/reclaim_cache.c \
 	       tests/sched_helpers.c \
 	       $(wildcard $(patsubst %,tests/%_test.c,$(HOST_SUITES)))
 HOST_OBJS   := $(patsubst %,$(HOST_BUILD)/%.o,$(basename $(HOST_SRCS)))

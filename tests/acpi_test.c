@@ -1083,50 +1083,23 @@ static int source(void)
  * another CPU's line cannot take their place).
  */
 #define CAP_LINES 3
-#define CAP_LINE 160
 static struct {
-	char cur[CAP_LINE];
-	size_t len;
 	unsigned int nr;
-	char line[CAP_LINES][CAP_LINE];
+	char line[CAP_LINES][KTEST_CAPTURE_LINE];
 } cap;
 
-static void cap_line(void)
+static void cap_line(const char *line)
 {
-	const char *line = cap.cur;
-	const char *end = strstr(line, "] ");
-
-	if (line[0] == '[' && end)
-		line = end + 2;
 	if (!strncmp(line, "ACPI: RSDP", 10) && cap.nr < CAP_LINES)
-		strscpy(cap.line[cap.nr++], line, CAP_LINE);
+		strscpy(cap.line[cap.nr++], line, KTEST_CAPTURE_LINE);
 }
-
-static void cap_write(const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] != '\n') {
-			if (cap.len < CAP_LINE - 1)
-				cap.cur[cap.len++] = s[i];
-			continue;
-		}
-		cap.cur[cap.len] = '\0';
-		cap_line();
-		cap.len = 0;
-	}
-}
-
-static const struct console cap_console = {
-	.name = "acpi_test",
-	.write = cap_write,
-};
 
 static void print_captured(void)
 {
 	memset(&cap, 0, sizeof(cap));
-	register_console(&cap_console);
+	ktest_capture_start(cap_line);
 	acpi_print(&info);
-	unregister_console(&cap_console);
+	ktest_capture_stop();
 }
 
 /* A good revision-0 copy: its RSDT is used, the BIOS area never read. */

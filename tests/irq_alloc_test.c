@@ -391,29 +391,22 @@ static void atomic_in_tick_vs_kernel_threads(struct ktest *t)
 #define INVALID_CONTEXT "sleeping function called from invalid context"
 #define LOGLEVEL_ERR 3		/* the reports' level (KERN_ERR) */
 #define MAX_REPORTS 4
-#define CAP_LINE 160
+#define CAP_LINE KTEST_CAPTURE_LINE
 
 /*
- * A console that keeps each line naming INVALID_CONTEXT and the line
- * after it.  write() runs under the log's lock on any CPU; the case reads
- * the lines once unregister_console() has returned.
+ * What the capture keeps: each line naming INVALID_CONTEXT and the line
+ * after it.  capture_line() runs under the log's lock on any CPU; the case
+ * reads the lines once ktest_capture_stop() has returned.
  */
 static struct {
-	char cur[CAP_LINE];
-	size_t len;
 	bool want_next;
 	unsigned int nr;
 	char bug[MAX_REPORTS][CAP_LINE], next[MAX_REPORTS][CAP_LINE];
 } cap;
 
-/* A finished line, its "[    1.234567] " timestamp taken off. */
-static void capture_line(void)
+/* A finished line (tests/ktest_capture.c took its timestamp off). */
+static void capture_line(const char *line)
 {
-	const char *line = cap.cur;
-	const char *end = strstr(line, "] ");
-
-	if (line[0] == '[' && end)
-		line = end + 2;
 	if (cap.want_next) {
 		strscpy(cap.next[cap.nr - 1], line, CAP_LINE);
 		cap.want_next = false;
@@ -422,25 +415,6 @@ static void capture_line(void)
 		cap.want_next = true;
 	}
 }
-
-static void capture_write(const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] != '\n') {
-			if (cap.len < CAP_LINE - 1)
-				cap.cur[cap.len++] = s[i];
-			continue;
-		}
-		cap.cur[cap.len] = '\0';
-		capture_line();
-		cap.len = 0;
-	}
-}
-
-static const struct console capture_console = {
-	.name = "irq_alloc",
-	.write = capture_write,
-};
 
 /* A call made from a timer callback, and what the callback saw. */
 struct handler_call {
@@ -491,12 +465,12 @@ static bool run_in_tick(struct ktest *t, struct handler_call *c,
 	c->fn = fn;
 	init_completion(&c->done);
 	setup_timer(&c->timer, call_in_tick, (unsigned long)c);
-	register_console(&capture_console);
+	ktest_capture_start(capture_line);
 	c->timer.expires = jiffies + 1;
 	add_timer(&c->timer);
 	ran = wait_for_completion_timeout(&c->done, RUN_TIMEOUT) != 0;
 	del_timer_sync(&c->timer);
-	unregister_console(&capture_console);
+	ktest_capture_stop();
 	if (!ran)
 		KTEST_FAIL(t, "the timer did not run within %d s",
 			   RUN_TIMEOUT / HZ);

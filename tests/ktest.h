@@ -123,6 +123,16 @@ int ktest_run_all(void);
  */
 int ktest_run_suite(const struct ktest_suite *s);
 
+/*
+ * Capturing printed lines (tests/ktest_capture.c): between start and stop,
+ * fn gets each complete line, its timestamp taken off and cut to
+ * KTEST_CAPTURE_LINE - 1 characters, on whatever CPU printed it and under
+ * the log's lock.  One capture at a time.
+ */
+#define KTEST_CAPTURE_LINE 160
+void ktest_capture_start(void (*fn)(const char *line));
+void ktest_capture_stop(void);
+
 /* Runs the misuse scenario named on the command line, if any.  Does not
  * return when one was requested and it did stop the kernel. */
 void ktest_run_misuse(void);
