@@ -11,15 +11,34 @@
 #define KERNEL_SMP_H
 
 #include "kernel/percpu.h"
+#include "kernel/preempt.h"
 #include "lib/bitops.h"
 #include "lib/compiler.h"
 
 DECLARE_PER_CPU(int, cpu_number);
 
-static inline int smp_processor_id(void)
+/*
+ * The CPU this code runs on.  raw_smp_processor_id() is for code that
+ * knows the answer may be stale by the time it is used (a statistic, a
+ * hint) or that cannot be preempted for a reason the checks do not see.
+ */
+static inline int raw_smp_processor_id(void)
 {
 	return arch_this_cpu_read_4(cpu_number);
 }
+
+static inline int smp_processor_id(void)
+{
+	return raw_smp_processor_id();
+}
+
+/* This CPU's number, with preemption off until put_cpu(). */
+#define get_cpu()                                                           \
+	({                                                                   \
+		preempt_disable();                                           \
+		smp_processor_id();                                          \
+	})
+#define put_cpu() preempt_enable()
 
 extern unsigned int nr_cpu_ids;		/* possible CPUs */
 /* nosmp (1) or maxcpus=N: the most CPUs to bring up. */
