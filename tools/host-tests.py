@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs mm86's host-side tests and writes their count for the runner.
 
-Two kinds:
+Three kinds:
   - the unit tests of the host tools themselves (the KTAP parser, the
     boot runner's judging, the package check), found as tools/test_*.py;
   - the user-space build of the kernel (build/host/mm86-host: mm/, kernel/
@@ -11,7 +11,9 @@ Two kinds:
   - the libFuzzer targets (--fuzz), each for a fixed time from the seed
     corpus; one case each, passed when the fuzzer found nothing.
 The result is printed and written to --counts FILE as one line
-"N passed, N failed", which tools/runner.py adds to the boots' total.
+"N passed, N failed, N skipped", which tools/runner.py adds to the boots'
+total (a test skipped here, e.g. one that needs root, counts as skipped
+there, not as passed or missing).
 """
 import argparse
 import os
@@ -38,11 +40,12 @@ def run_unit_tests():
                                                 top_level_dir=HERE)
     result = unittest.TextTestRunner(verbosity=1, stream=sys.stdout).run(suite)
     failed = len(result.failures) + len(result.errors)
-    return result.testsRun - failed - len(result.skipped), failed
+    skipped = len(result.skipped)
+    return result.testsRun - failed - skipped, failed, skipped
 
 
 def run_host_kernel(binary, logs):
-    passed = failed = 0
+    passed = failed = skipped = 0
     for name, args in HOST_RUNS:
         log = os.path.join(logs, name + ".log")
         start = time.monotonic()
@@ -65,6 +68,7 @@ def run_host_kernel(binary, logs):
               f"{counts.passed + counts.failed + counts.skipped} cases) {log}")
         passed += counts.passed
         failed += counts.failed
+        skipped += counts.skipped
         if not ok:
             for err in report.errors[:5]:
                 print(f"    {err}")
@@ -76,7 +80,7 @@ def run_host_kernel(binary, logs):
                 for line in out.splitlines()[-12:]:
                     print(f"      {line}")
             failed += max(1, counts.failed == 0)
-    return passed, failed
+    return passed, failed, skipped
 
 
 def run_fuzzers(binaries, seconds, corpus, work):
@@ -119,16 +123,16 @@ def main():
     ap.add_argument("--fuzz-work", default="build/fuzz")
     args = ap.parse_args()
 
-    passed, failed = run_unit_tests()
+    passed, failed, skipped = run_unit_tests()
     if args.host_binary:
         os.makedirs(args.logs, exist_ok=True)
-        p, f = run_host_kernel(args.host_binary, args.logs)
-        passed, failed = passed + p, failed + f
+        p, f, s = run_host_kernel(args.host_binary, args.logs)
+        passed, failed, skipped = passed + p, failed + f, skipped + s
     if args.fuzz:
         p, f = run_fuzzers(args.fuzz, args.fuzz_seconds, args.fuzz_corpus,
                            args.fuzz_work)
         passed, failed = passed + p, failed + f
-    line = f"{passed} passed, {failed} failed"
+    line = f"{passed} passed, {failed} failed, {skipped} skipped"
     print(f"host: {line}")
     if args.counts:
         with open(args.counts, "w") as f:
