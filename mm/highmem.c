@@ -151,11 +151,14 @@ unsigned int kmap_slots_in_use(void)
 	return READ_ONCE(pkmap_used);
 }
 
+/* This CPU's fixmap slot of type: preemption is off (kmap_atomic). */
 static unsigned long kmap_atomic_vaddr(enum km_type type)
 {
-	unsigned int idx = (unsigned int)type + KM_TYPE_NR * smp_processor_id();
+	unsigned int idx;
 
 	BUG_ON(type >= KM_TYPE_NR);
+	BUG_ON(!in_atomic());
+	idx = (unsigned int)type + KM_TYPE_NR * (unsigned int)smp_processor_id();
 	return __fix_to_virt(FIX_KMAP_BEGIN + idx);
 }
 
@@ -163,6 +166,12 @@ void *kmap_atomic(struct page *page, enum km_type type)
 {
 	unsigned long vaddr;
 
+	/*
+	 * Even for a lowmem page, and even from a task that cannot be
+	 * preempted otherwise: no other task may run on this CPU (and take
+	 * this slot) until kunmap_atomic (2.6.12).
+	 */
+	preempt_disable();
 	if (!PageHighMem(page))
 		return page_address(page);
 	vaddr = kmap_atomic_vaddr(type);
@@ -176,10 +185,12 @@ void kunmap_atomic(void *kvaddr, enum km_type type)
 {
 	unsigned long vaddr = (unsigned long)kvaddr & PAGE_MASK;
 
-	if (vaddr < FIXADDR_START)
-		return; /* a lowmem page: nothing was mapped */
-	BUG_ON(vaddr != kmap_atomic_vaddr(type));
-	clear_kernel_pte(vaddr);
+	/* A lowmem page had nothing mapped. */
+	if (vaddr >= FIXADDR_START) {
+		BUG_ON(vaddr != kmap_atomic_vaddr(type));
+		clear_kernel_pte(vaddr);
+	}
+	preempt_enable();
 }
 
 void clear_highpage(struct page *page)

@@ -62,6 +62,16 @@ static int highmem_node(void)
 	return 0;
 }
 
+/* The last online CPU: not the case's CPU 0 when there are two. */
+static int last_online_cpu(void)
+{
+	int cpu, last = 0;
+
+	for_each_online_cpu(cpu)
+		last = cpu;
+	return last;
+}
+
 static void need_highmem(struct ktest *t)
 {
 	if (!have_highmem())
@@ -459,7 +469,6 @@ static void kmap_sleeps_when_window_full(struct ktest *t)
 	unsigned int start = kmap_slots_in_use(), n = LAST_PKMAP - start;
 	unsigned long sleeps = kmap_sleeps(), flushes;
 	struct task_struct *k;
-	int cpu, last_cpu = 0;
 	bool mapped;
 	void *freed;
 	u32 *p;
@@ -479,9 +488,7 @@ static void kmap_sleeps_when_window_full(struct ktest *t)
 		free_window_pages(n + 1);
 		return;
 	}
-	for_each_online_cpu(cpu)
-		last_cpu = cpu;
-	kthread_bind(k, (unsigned int)last_cpu);
+	kthread_bind(k, (unsigned int)last_online_cpu());
 	wake_up_process(k);
 
 	if (!wait_for_kmap_sleep(sleeps))
@@ -582,6 +589,139 @@ static void kmap_flushes_stale_window(struct ktest *t)
 	free_window_pages(n);
 }
 
+/* ---- kmap_atomic under preemption and interrupts ----------------------- */
+
+#define RACE_JIFFIES HZ		/* the most a race case runs */
+#define RACE_ITERS 20000	/* ... and the most a thread loops */
+#define RACE_PREEMPTS 40	/* enough forced switches to have seen it */
+#define RACE_THREADS 2
+
+/* A thread that allocates zeroed highmem pages and dirties them. */
+struct zero_racer {
+	struct task_struct *task;
+	int node;
+	gfp_t gfp;
+	unsigned long end;	/* jiffies: stop then */
+	/* Written by the thread. */
+	unsigned long iters, highmem, not_zero, no_page;
+	unsigned long nivcsw;	/* times it was preempted while looping */
+	struct completion done;
+};
+
+static struct zero_racer racers[RACE_THREADS];
+static bool racers_stop;	/* the case says: enough */
+
+/*
+ * Checks that the page is zero and dirties it through the other KM_USER
+ * slot, so that a task preempted in either slot is found by the other.
+ */
+static bool dirty_if_zero(struct page *page)
+{
+	u8 *p = kmap_atomic(page, KM_USER1);
+	bool zero = !memchr_inv(p, 0, PAGE_SIZE);
+
+	memset(p, 0x5a, PAGE_SIZE);
+	kunmap_atomic(p, KM_USER1);
+	return zero;
+}
+
+static int zero_racer_fn(void *data)
+{
+	struct zero_racer *r = data;
+	unsigned long nivcsw = current->nivcsw;
+
+	while (r->iters < RACE_ITERS && time_before(jiffies, r->end) &&
+	       current->nivcsw - nivcsw < RACE_PREEMPTS &&
+	       !READ_ONCE(racers_stop)) {
+		struct page *page = alloc_pages_node(r->node, r->gfp, 0);
+
+		r->iters++;
+		if (!page) {
+			r->no_page++;
+			continue;
+		}
+		if (PageHighMem(page))
+			r->highmem++;
+		if (!dirty_if_zero(page))
+			r->not_zero++;
+		__free_page(page);
+	}
+	r->nivcsw = current->nivcsw - nivcsw;
+	complete(&r->done);
+	ktest_park_until_stopped();
+	return 0;
+}
+
+/* Starts nr racers, all bound to cpu, allocating with gfp. */
+static int start_racers(struct ktest *t, int nr, int cpu, gfp_t gfp)
+{
+	unsigned long end = jiffies + RACE_JIFFIES;
+	int n;
+
+	WRITE_ONCE(racers_stop, false);
+	for (n = 0; n < nr; n++) {
+		struct zero_racer *r = &racers[n];
+
+		memset(r, 0, sizeof(*r));
+		r->node = highmem_node();
+		r->gfp = gfp;
+		r->end = end;
+		init_completion(&r->done);
+		r->task = kthread_create(zero_racer_fn, r, "kmap_racer/%d", n);
+		if (IS_ERR(r->task)) {
+			KTEST_FAIL(t, "kthread_create: %ld", PTR_ERR(r->task));
+			r->task = NULL;
+			break;
+		}
+		kthread_bind(r->task, (unsigned int)cpu);
+	}
+	for (int i = 0; i < n; i++)
+		wake_up_process(racers[i].task);
+	return n;
+}
+
+/* Waits for n racers (bounded), stops them and checks what they saw. */
+static void finish_racers(struct ktest *t, int n)
+{
+	unsigned long iters = 0, preempted = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct zero_racer *r = &racers[i];
+
+		if (!wait_for_completion_timeout(&r->done,
+						 RACE_JIFFIES + WAIT_JIFFIES)) {
+			KTEST_FAIL(t, "racer %d did not finish within %d s", i,
+				   (RACE_JIFFIES + WAIT_JIFFIES) / HZ);
+			continue;	/* still running: left as it is */
+		}
+		kthread_stop(r->task);
+		KTEST_EXPECT_GT(t, r->iters, 0ul);
+		KTEST_EXPECT_EQ(t, r->not_zero, 0ul);
+		KTEST_EXPECT_EQ(t, r->highmem + r->no_page, r->iters);
+		iters += r->iters;
+		preempted += r->nivcsw;
+	}
+	ktest_printf(t, "%d thread(s): %lu pages, preempted %lu times", n, iters,
+		     preempted);
+}
+
+/*
+ * Two threads on one CPU allocate GFP_HIGHUSER | __GFP_ZERO pages and
+ * check and dirty each through kmap_atomic: the tick preempts them in
+ * and out of the KM_USER slots, and a slot taken by a preempted task
+ * must not be taken again by the other (kmap_atomic disables preemption:
+ * without that, kernel BUG at mm/highmem.c within a second or so).
+ */
+static void kmap_atomic_two_threads_one_cpu(struct ktest *t)
+{
+	int n;
+
+	need_highmem(t);
+	n = start_racers(t, RACE_THREADS, last_online_cpu(),
+			 GFP_HIGHUSER | __GFP_ZERO);
+	finish_racers(t, n);
+}
+
 static const struct ktest_case highmem_cases[] = {
 	KTEST_CASE(kmap_lowmem_is_page_address),
 	KTEST_CASE(clear_highpage_lowmem),
@@ -593,6 +733,7 @@ static const struct ktest_case highmem_cases[] = {
 	KTEST_CASE(kmap_sleeps_when_window_full),
 	KTEST_CASE(kmap_mapped_page_when_window_full),
 	KTEST_CASE(kmap_flushes_stale_window),
+	KTEST_CASE(kmap_atomic_two_threads_one_cpu),
 	KTEST_END,
 };
 
