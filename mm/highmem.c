@@ -193,10 +193,12 @@ void kunmap_atomic(void *kvaddr, enum km_type type)
 	preempt_enable();
 }
 
+/* __GFP_ZERO, from any context: the context's first slot. */
 void clear_highpage(struct page *page)
 {
-	void *addr = kmap_atomic(page, KM_USER0);
+	enum km_type km = kmap_atomic_type(0);
+	void *addr = kmap_atomic(page, km);
 
 	memset(addr, 0, PAGE_SIZE);
-	kunmap_atomic(addr, KM_USER0);
+	kunmap_atomic(addr, km);
 }

@@ -13,12 +13,29 @@
 #define MM_HIGHMEM_H
 
 #include "asm/pgtable.h"
+#include "kernel/preempt.h"
 #include "mm/mm.h"
 
 void *kmap(struct page *page);
 void kunmap(struct page *page);
 void *kmap_atomic(struct page *page, enum km_type type);
 void kunmap_atomic(void *kvaddr, enum km_type type);
+
+/*
+ * The kmap_atomic slot for code that runs in any context (the allocator's
+ * zeroing and poisoning, mempool's poison): its n-th (0 or 1) slot of the
+ * context it is in - KM_IRQ0/KM_IRQ1 in an interrupt handler, else
+ * KM_USER0/KM_USER1, interrupts on or off.  Handlers do not nest and
+ * never use KM_USER*; a task uses KM_IRQ* only with interrupts off, and
+ * kmap_atomic keeps other tasks off the CPU: so neither side ever finds
+ * its slot taken by the code it interrupted.
+ */
+static inline enum km_type kmap_atomic_type(unsigned int n)
+{
+	if (in_interrupt())
+		return n ? KM_IRQ1 : KM_IRQ0;
+	return n ? KM_USER1 : KM_USER0;
+}
 
 /* Slots of the pkmap window in use (for tests and dumps). */
 unsigned int kmap_slots_in_use(void);

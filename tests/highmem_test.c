@@ -9,9 +9,14 @@
  * kmapped), so a mapping that worked by accident through the linear map
  * cannot pass.
  *
- * With page_poison=1 the allocator itself uses KM_USER1 (and __GFP_ZERO
- * uses KM_USER0), so no case allocates or frees while it holds an atomic
- * slot.
+ * With page_poison=1 the allocator itself uses the context's second slot
+ * (KM_USER1 in a task), and __GFP_ZERO its first (KM_USER0), so no case
+ * allocates or frees while it holds an atomic slot.
+ *
+ * The race cases run for a second at most: threads bound to one CPU that
+ * allocate zeroed highmem pages and check and dirty them through
+ * kmap_atomic, preempted by the tick; and a timer that does the same in
+ * the tick's interrupt on the CPU of such a thread.
  *
  * The window-full cases take every free slot of the pkmap window (those
  * someone else holds stay theirs: the counts are relative to the slots
@@ -722,6 +727,79 @@ static void kmap_atomic_two_threads_one_cpu(struct ktest *t)
 	finish_racers(t, n);
 }
 
+#define IRQ_TICKS 50		/* the timer's runs that are enough */
+
+/* A timer that allocates and frees a highmem page at every tick. */
+static struct {
+	struct timer_list timer;
+	int node;
+	bool stop;
+	unsigned long ticks, highmem, not_zero, no_page, not_in_irq;
+} irq_alloc;
+
+static void irq_alloc_fn(unsigned long unused)
+{
+	gfp_t gfp = GFP_ATOMIC | __GFP_HIGHMEM;
+	struct page *page;
+
+	if (!in_irq())
+		irq_alloc.not_in_irq++;
+	/* Every other tick zeroed: clear_highpage in the interrupt too. */
+	if (irq_alloc.ticks++ & 1)
+		gfp |= __GFP_ZERO;
+	page = alloc_pages_node(irq_alloc.node, gfp, 0);
+	if (!page) {
+		irq_alloc.no_page++;
+	} else {
+		u8 *p = kmap_atomic(page, KM_IRQ0);
+
+		if ((gfp & __GFP_ZERO) && memchr_inv(p, 0, PAGE_SIZE))
+			irq_alloc.not_zero++;
+		memset(p, 0xa5, PAGE_SIZE);
+		kunmap_atomic(p, KM_IRQ0);
+		if (PageHighMem(page))
+			irq_alloc.highmem++;
+		__free_page(page);
+	}
+	if (!READ_ONCE(irq_alloc.stop))
+		mod_timer(&irq_alloc.timer, jiffies + 1);
+}
+
+/*
+ * A timer allocates and frees a GFP_ATOMIC | __GFP_HIGHMEM page (every
+ * other one zeroed) at each tick, on the CPU where a thread does the same
+ * with GFP_HIGHUSER | __GFP_ZERO: the allocator maps the pages to zero
+ * and (page_poison=1) to poison and check them, in the interrupt and in
+ * the task it interrupted, so the two must use different kmap_atomic
+ * slots.  (Both used KM_USER0 and KM_USER1: kernel BUG at mm/highmem.c.)
+ */
+static void kmap_atomic_timer_and_thread(struct ktest *t)
+{
+	int cpu = last_online_cpu(), n;
+	unsigned long end;
+
+	need_highmem(t);
+	memset(&irq_alloc, 0, sizeof(irq_alloc));
+	irq_alloc.node = highmem_node();
+	setup_timer(&irq_alloc.timer, irq_alloc_fn, 0);
+	irq_alloc.timer.expires = jiffies + 1;
+	n = start_racers(t, 1, cpu, GFP_HIGHUSER | __GFP_ZERO);
+	add_timer_on(&irq_alloc.timer, cpu);
+	end = jiffies + RACE_JIFFIES;
+	while (READ_ONCE(irq_alloc.ticks) < IRQ_TICKS && time_before(jiffies, end))
+		msleep(10);
+	WRITE_ONCE(irq_alloc.stop, true);
+	WRITE_ONCE(racers_stop, true);
+	del_timer_sync(&irq_alloc.timer);
+	finish_racers(t, n);
+	KTEST_EXPECT_GE(t, irq_alloc.ticks, (unsigned long)IRQ_TICKS);
+	KTEST_EXPECT_EQ(t, irq_alloc.not_in_irq, 0ul);
+	KTEST_EXPECT_EQ(t, irq_alloc.not_zero, 0ul);
+	KTEST_EXPECT_GT(t, irq_alloc.highmem, 0ul);
+	ktest_printf(t, "timer: %lu ticks, %lu highmem pages, %lu failures",
+		     irq_alloc.ticks, irq_alloc.highmem, irq_alloc.no_page);
+}
+
 static const struct ktest_case highmem_cases[] = {
 	KTEST_CASE(kmap_lowmem_is_page_address),
 	KTEST_CASE(clear_highpage_lowmem),
@@ -734,6 +812,7 @@ static const struct ktest_case highmem_cases[] = {
 	KTEST_CASE(kmap_mapped_page_when_window_full),
 	KTEST_CASE(kmap_flushes_stale_window),
 	KTEST_CASE(kmap_atomic_two_threads_one_cpu),
+	KTEST_CASE(kmap_atomic_timer_and_thread),
 	KTEST_END,
 };
 
