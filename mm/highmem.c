@@ -29,20 +29,34 @@
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/wait.h"
-#include "lib/bitops.h"
 #include "lib/string.h"
 #include "mm/highmem.h"
 
 static DEFINE_SPINLOCK(kmap_lock);
 static unsigned int pkmap_count[LAST_PKMAP];
-static unsigned long pkmap_stale[BITS_TO_LONGS(LAST_PKMAP)];
+/*
+ * Staleness by sequence number: pkmap_unmaps counts the kunmaps that
+ * freed a slot, pkmap_freed_at[nr] is that count when slot nr was last
+ * freed (0: never mapped), and pkmap_flushed the count at the start of
+ * the newest completed window flush.  A free slot is stale while
+ * pkmap_freed_at[nr] > pkmap_flushed.  64 bits: they never wrap.
+ */
+static u64 pkmap_unmaps, pkmap_flushed;
+static u64 pkmap_freed_at[LAST_PKMAP];
 static unsigned int pkmap_used;
 static unsigned int last_pkmap_nr;
 static unsigned long pkmap_waits, pkmap_flushes;
 static DECLARE_WAIT_QUEUE_HEAD(pkmap_map_wait);
 
+static bool pkmap_stale_locked(unsigned int nr)
+{
+	assert_spin_locked(&kmap_lock);
+	return pkmap_count[nr] == 0 && pkmap_freed_at[nr] > pkmap_flushed;
+}
+
 /* A free, clean slot for page, or 0; *stale counts the free stale ones. */
-static unsigned long map_new_virtual(struct page *page, unsigned int *stale)
+static unsigned long map_new_virtual_locked(struct page *page,
+					    unsigned int *stale)
 {
 	assert_spin_locked(&kmap_lock);
 	*stale = 0;
@@ -51,7 +65,7 @@ static unsigned long map_new_virtual(struct page *page, unsigned int *stale)
 
 		if (pkmap_count[nr])
 			continue;
-		if (test_bit(nr, pkmap_stale)) {
+		if (pkmap_stale_locked(nr)) {
 			(*stale)++;
 			continue;
 		}
@@ -69,6 +83,8 @@ static void flush_pkmap_window(void *unused)
 		flush_tlb_kernel_page(PKMAP_ADDR(nr));
 }
 
+void (*kmap_flush_test_hook)(void);
+
 void *kmap(struct page *page)
 {
 	unsigned long flags, vaddr;
@@ -82,17 +98,28 @@ void *kmap(struct page *page)
 		vaddr = (unsigned long)page->virtual;
 		if (vaddr)
 			break;
-		vaddr = map_new_virtual(page, &stale);
+		vaddr = map_new_virtual_locked(page, &stale);
 		if (vaddr) {
 			pkmap_used++;
 			break;
 		}
 		if (stale) {
-			/* Every CPU forgets the window; then they are clean. */
+			/*
+			 * Every CPU forgets the window: then the slots freed
+			 * before the flush began are clean, and only those.
+			 * One that a kunmap() elsewhere frees meanwhile may
+			 * still be in the TLB of a CPU the flush has passed.
+			 */
+			u64 upto = pkmap_unmaps;
+			void (*hook)(void) = READ_ONCE(kmap_flush_test_hook);
+
 			spin_unlock_irqrestore(&kmap_lock, flags);
 			on_each_cpu(flush_pkmap_window, NULL, true);
+			if (hook)
+				hook();
 			spin_lock_irqsave(&kmap_lock, flags);
-			memset(pkmap_stale, 0, sizeof(pkmap_stale));
+			if (upto > pkmap_flushed)
+				pkmap_flushed = upto;
 			pkmap_flushes++;
 		} else {
 			DEFINE_WAIT(wait);
@@ -126,7 +153,7 @@ void kunmap(struct page *page)
 	BUG_ON(pkmap_count[nr] == 0);
 	if (--pkmap_count[nr] == 0) {
 		clear_kernel_pte(vaddr);
-		__set_bit(nr, pkmap_stale);
+		pkmap_freed_at[nr] = ++pkmap_unmaps;
 		page->virtual = NULL;
 		pkmap_used--;
 		freed = true;
@@ -149,6 +176,18 @@ unsigned long kmap_window_flushes(void)
 unsigned int kmap_slots_in_use(void)
 {
 	return READ_ONCE(pkmap_used);
+}
+
+unsigned int kmap_stale_slots(void)
+{
+	unsigned long flags;
+	unsigned int n = 0;
+
+	spin_lock_irqsave(&kmap_lock, flags);
+	for (unsigned int nr = 0; nr < LAST_PKMAP; nr++)
+		n += pkmap_stale_locked(nr);
+	spin_unlock_irqrestore(&kmap_lock, flags);
+	return n;
 }
 
 /* This CPU's fixmap slot of type: preemption is off (kmap_atomic). */

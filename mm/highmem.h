@@ -39,6 +39,14 @@ static inline enum km_type kmap_atomic_type(unsigned int n)
 
 /* Slots of the pkmap window in use (for tests and dumps). */
 unsigned int kmap_slots_in_use(void);
+/* Free slots that some CPU may still have in its TLB. */
+unsigned int kmap_stale_slots(void);
+/*
+ * For tests: when set, kmap() calls it after flushing the window on every
+ * CPU and before it takes kmap_lock again (the moment at which a kunmap()
+ * on another CPU frees a slot the flush may have missed).
+ */
+extern void (*kmap_flush_test_hook)(void);
 /* Times kmap() slept for a slot, and flushed the window on every CPU. */
 unsigned long kmap_sleeps(void);
 unsigned long kmap_window_flushes(void);

@@ -594,6 +594,65 @@ static void kmap_flushes_stale_window(struct ktest *t)
 	free_window_pages(n);
 }
 
+/* What the flush hook unmaps, and how often it ran. */
+static struct page *hook_page;
+static int hook_runs;
+
+static void unmap_during_flush(void)
+{
+	hook_runs++;
+	kunmap(hook_page);
+}
+
+/*
+ * A slot that a kunmap() frees while kmap() flushes the window - here the
+ * test hook, run once the flush has passed every CPU, stands for a
+ * kunmap() on another CPU - may still be in the TLB of a CPU the flush
+ * has passed: it must stay stale after that flush, and the next kmap()
+ * that needs it must flush again.  (kmap() used to clear every stale mark
+ * after its flush, and so forgot that one.)
+ */
+static void kmap_unmap_during_flush_stays_stale(struct ktest *t)
+{
+	unsigned int start = kmap_slots_in_use(), n = LAST_PKMAP - start;
+	unsigned long flushes;
+	u32 *freed_first, *freed_in_flush;
+
+	get_window_pages(t, n + 2);
+	map_window(0, n);
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), (unsigned int)LAST_PKMAP);
+	KTEST_EXPECT_EQ(t, kmap_stale_slots(), 0u);
+
+	/* One stale slot: the next kmap() flushes, and the hook runs. */
+	freed_first = win_addr[0];
+	freed_in_flush = win_addr[1];
+	kunmap(win_page[0]);
+	KTEST_EXPECT_EQ(t, kmap_stale_slots(), 1u);
+	hook_page = win_page[1];
+	hook_runs = 0;
+	flushes = kmap_window_flushes();
+	kmap_flush_test_hook = unmap_during_flush;
+	win_addr[n] = kmap(win_page[n]);
+	kmap_flush_test_hook = NULL;
+	KTEST_EXPECT_EQ(t, hook_runs, 1);
+	KTEST_EXPECT_EQ(t, kmap_window_flushes(), flushes + 1);
+	KTEST_EXPECT_PTR_EQ(t, win_addr[n], freed_first);
+	/* The slot freed during the flush is not clean. */
+	KTEST_EXPECT_EQ(t, kmap_stale_slots(), 1u);
+
+	/* The only free slot is that one: kmap() must flush to take it. */
+	win_addr[n + 1] = kmap(win_page[n + 1]);
+	KTEST_EXPECT_EQ(t, kmap_window_flushes(), flushes + 2);
+	KTEST_EXPECT_PTR_EQ(t, win_addr[n + 1], freed_in_flush);
+	KTEST_EXPECT_EQ(t, kmap_stale_slots(), 0u);
+	write_pattern(win_addr[n + 1], 0x51a1e);
+	KTEST_EXPECT_EQ(t, check_pattern(win_addr[n + 1], 0x51a1e), -1L);
+
+	unmap_window(2, n);
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), start);
+	free_window_pages(n + 2);
+}
+
 /* ---- kmap_atomic under preemption and interrupts ----------------------- */
 
 #define RACE_JIFFIES HZ		/* the most a race case runs */
@@ -811,6 +870,7 @@ static const struct ktest_case highmem_cases[] = {
 	KTEST_CASE(kmap_sleeps_when_window_full),
 	KTEST_CASE(kmap_mapped_page_when_window_full),
 	KTEST_CASE(kmap_flushes_stale_window),
+	KTEST_CASE(kmap_unmap_during_flush_stays_stale),
 	KTEST_CASE(kmap_atomic_two_threads_one_cpu),
 	KTEST_CASE(kmap_atomic_timer_and_thread),
 	KTEST_END,
