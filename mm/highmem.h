@@ -5,8 +5,9 @@
  * kmap()/kunmap(): a counted mapping in the pkmap window; it may be held
  * for a while, and the same page kmapped twice shares one slot.
  * kmap_atomic(page, type)/kunmap_atomic(addr, type): a per-CPU slot for a
- * short section that must not be interrupted by another user of the same
- * slot type on this CPU (interrupts use the KM_IRQ* types).
+ * short section that must not sleep: preemption is off in between, and
+ * KM_USER* are for tasks, KM_IRQ* for interrupt handlers and tasks with
+ * interrupts off, so no other user of the slot can run on this CPU.
  * For a lowmem page all of them return its linear address.
  */
 #ifndef MM_HIGHMEM_H
@@ -20,6 +21,21 @@ void *kmap(struct page *page);
 void kunmap(struct page *page);
 void *kmap_atomic(struct page *page, enum km_type type);
 void kunmap_atomic(void *kvaddr, enum km_type type);
+
+/*
+ * The kmap slot validator: kmap_atomic() reports a KM_USER slot used in
+ * interrupt context, a KM_IRQ slot used in a task with interrupts on, and
+ * a slot taken while it is held, with a "BUG: kmap_atomic: " line that
+ * names the slot, the context and the previous user, and stops the
+ * kernel.  On by default; debug_kmap is the switch (the validator's
+ * command-line switch is to set it), kmap_debug_enabled() what is asked.
+ */
+extern bool debug_kmap;
+
+static inline bool kmap_debug_enabled(void)
+{
+	return READ_ONCE(debug_kmap);
+}
 
 /*
  * The kmap_atomic slot for code that runs in any context (the allocator's
