@@ -14,7 +14,10 @@
  *
  * page_poison=1 fills every freed page with PAGE_POISON and checks the
  * pattern when the page is handed out again: a write to a page after it
- * was freed is reported with the offset and the bytes found.
+ * was freed is reported with the offset and the bytes found (2.6.30's
+ * generic page poisoning).  Unlike 2.6, highmem pages are poisoned too,
+ * in any context: through the context's second kmap_atomic slot,
+ * kmap_atomic_type(1) (mm/highmem.c).
  *
  * free_pages_check() and check_new_pages() look at one block as it
  * leaves or enters the allocator: a page in the wrong state there is a
