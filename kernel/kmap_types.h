@@ -2,6 +2,9 @@
  * kernel/kmap_types.h - the kmap_atomic slot types (Linux 2.6's km_type):
  * each CPU has one fixmap slot per type, so that an interrupt handler
  * (KM_IRQ*) never takes the slot of the code it interrupted (KM_USER*).
+ * KM_USER* are for tasks, KM_IRQ* for handlers and for tasks with
+ * interrupts off; kmap_atomic_type() (mm/highmem.h) picks for code that
+ * runs in either, and mm/highmem.c checks the rule and names the types.
  * The arch sizes its fixmap from KM_TYPE_NR.
  */
 #ifndef KERNEL_KMAP_TYPES_H

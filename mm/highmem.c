@@ -1,48 +1,103 @@
 /*
- * mm/highmem.c - kmap and kmap_atomic.
+ * mm/highmem.c - kmap, kmap_atomic, and the kmap slot validator.
  *
- * The pkmap window has LAST_PKMAP slots.  pkmap_count[i] is 0 for a free
- * slot and the number of kmap() users of the page mapped there otherwise;
- * the page remembers its slot's address in page->virtual, so a second
- * kmap() of it finds the mapping in O(1).  kunmap() of the last user
- * clears the PTE at once and flushes this CPU's TLB entry.
+ * Why: a HighMem page (above the 896 MiB linear map) has no kernel
+ * address, so the kernel maps it to touch it.  kmap() gives a counted
+ * mapping in the pkmap window that may be held across sleeps; kmap_atomic()
+ * a per-CPU fixmap slot for a short section that does not sleep.  For a
+ * lowmem page both return its linear address.
  *
- * Other CPUs may still hold the old translation (a thread on another CPU
- * used the mapping), so a slot freed by kunmap() is "stale" until every
- * CPU has flushed it: kmap() takes clean slots first, and when only stale
- * ones are left it flushes the whole window on every CPU (one cross-call
- * for up to LAST_PKMAP slots, Linux's flush_all_zero_pkmaps) and marks
- * them clean.  When every slot is in use kmap() sleeps on pkmap_map_wait
- * until a kunmap() frees one: kmap() may sleep, so it is for task context
- * only (might_sleep); interrupt handlers use kmap_atomic().
+ * The pkmap window (2.6.12's kmap_high): LAST_PKMAP slots.  pkmap_count[i]
+ * is 0 for a free slot and the number of kmap() users of the page mapped
+ * there otherwise; the page remembers its slot's address in page->virtual,
+ * so a second kmap() of it finds the mapping in O(1).  kunmap() of the last
+ * user clears the PTE at once and flushes this CPU's TLB entry.  When
+ * every slot is in use kmap() sleeps on pkmap_map_wait until a kunmap()
+ * frees one: kmap() may sleep, so it is for task context only
+ * (might_sleep); interrupt handlers use kmap_atomic().
  *
- * kmap_atomic() uses the fixmap slot (type, CPU): no lock, no count, but
- * interrupts must not reuse the same type on this CPU while it is held,
- * which is why handlers have KM_IRQ0/KM_IRQ1.
+ * Stale slots: other CPUs may still hold a freed slot's old translation,
+ * so it is stale until every CPU has flushed it.  kmap() takes clean slots
+ * first; when only stale ones are left it flushes the whole window on
+ * every CPU (one cross-call, as 2.6.12's flush_all_zero_pkmaps).  Unlike
+ * Linux it flushes with kmap_lock dropped (kmap_lock is irqsave, and a
+ * cross-call needs the other CPUs' interrupts), so a kunmap() elsewhere
+ * may free a slot meanwhile, behind a CPU the flush has already passed:
+ * that slot must stay stale.  Each freeing kunmap() stamps its slot with a
+ * sequence number; a flush makes clean only the slots stamped before it
+ * began.  (Clearing every mark after the flush forgot such a slot; even a
+ * snapshot of the marks is not enough while two CPUs flush at once.)
  *
- * Lock order: kmap_lock (irqsave) is a leaf; the cross-call flush and the
- * sleep happen with it dropped.
+ * kmap_atomic (2.6.12): the fixmap slot (type, CPU), no lock, no count.  It
+ * disables preemption until kunmap_atomic, for lowmem pages too, so no
+ * other task on this CPU can take the slot.  Interrupts have their own
+ * types: KM_USER0/1 are for tasks (interrupts on or off), KM_IRQ0/1 for
+ * interrupt handlers and for tasks with interrupts off.  Handlers do not
+ * nest (arch/x86/irq.c), so a handler never finds a KM_IRQ slot held, nor
+ * a task a KM_USER slot.  Code that runs in either context - the
+ * allocator's __GFP_ZERO (clear_highpage: slot 0), page poisoning
+ * (mm/page_check.c: slot 1), mempool's page poisoning (slot 0) - picks
+ * with kmap_atomic_type(n).  Deviation: 2.6 instead refused __GFP_HIGHMEM
+ * without __GFP_WAIT in prep_zero_page (2.6.18) and did not poison highmem
+ * pages; here both work in any context, as they do since 2.6.37's stack of
+ * kmap_atomic slots.
+ *
+ * The validator (while kmap_debug_enabled(), on by default): a KM_USER
+ * slot used in interrupt context, a KM_IRQ slot used in a task with
+ * interrupts on (both as 2.6.27's CONFIG_DEBUG_HIGHMEM
+ * debug_kmap_atomic_prot, but fatal), or a slot taken while it is held
+ * (2.6.12's CONFIG_DEBUG_HIGHMEM BUG, now for lowmem pages too, and naming
+ * the holder) prints "BUG: kmap_atomic: slot KM_x of CPU n used in
+ * CONTEXT (previous user: FUNCTION+off/size in CONTEXT)", a stack, and
+ * panics.  Each slot remembers who took it last, where and whether it is
+ * still held; that bookkeeping runs whether or not the checks are on.
+ *
+ * Asserted: kmap_lock held in the _locked helpers; kmap() may sleep; a
+ * type is below KM_TYPE_NR; kmap_atomic's slot is taken and given back
+ * with preemption off; a highmem slot's PTE is free when it is taken and
+ * kunmap_atomic gets that slot's address; kunmap() is of a kmapped page.
+ *
+ * Lock order: kmap_lock (irqsave) is a leaf: nothing is taken under it,
+ * and the cross-call flush and the sleep happen with it dropped.
+ * kmap_atomic takes no lock.
  */
 #include "kernel/bug.h"
+#include "kernel/kallsyms.h"
+#include "kernel/nr_cpus.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/wait.h"
-#include "lib/bitops.h"
+#include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/highmem.h"
 
 static DEFINE_SPINLOCK(kmap_lock);
 static unsigned int pkmap_count[LAST_PKMAP];
-static unsigned long pkmap_stale[BITS_TO_LONGS(LAST_PKMAP)];
+/*
+ * Staleness by sequence number: pkmap_unmaps counts the kunmaps that
+ * freed a slot, pkmap_freed_at[nr] is that count when slot nr was last
+ * freed (0: never mapped), and pkmap_flushed the count at the start of
+ * the newest completed window flush.  A free slot is stale while
+ * pkmap_freed_at[nr] > pkmap_flushed.  64 bits: they never wrap.
+ */
+static u64 pkmap_unmaps, pkmap_flushed;
+static u64 pkmap_freed_at[LAST_PKMAP];
 static unsigned int pkmap_used;
 static unsigned int last_pkmap_nr;
 static unsigned long pkmap_waits, pkmap_flushes;
 static DECLARE_WAIT_QUEUE_HEAD(pkmap_map_wait);
 
+static bool pkmap_stale_locked(unsigned int nr)
+{
+	assert_spin_locked(&kmap_lock);
+	return pkmap_count[nr] == 0 && pkmap_freed_at[nr] > pkmap_flushed;
+}
+
 /* A free, clean slot for page, or 0; *stale counts the free stale ones. */
-static unsigned long map_new_virtual(struct page *page, unsigned int *stale)
+static unsigned long map_new_virtual_locked(struct page *page,
+					    unsigned int *stale)
 {
 	assert_spin_locked(&kmap_lock);
 	*stale = 0;
@@ -51,7 +106,7 @@ static unsigned long map_new_virtual(struct page *page, unsigned int *stale)
 
 		if (pkmap_count[nr])
 			continue;
-		if (test_bit(nr, pkmap_stale)) {
+		if (pkmap_stale_locked(nr)) {
 			(*stale)++;
 			continue;
 		}
@@ -69,6 +124,8 @@ static void flush_pkmap_window(void *unused)
 		flush_tlb_kernel_page(PKMAP_ADDR(nr));
 }
 
+void (*kmap_flush_test_hook)(void);
+
 void *kmap(struct page *page)
 {
 	unsigned long flags, vaddr;
@@ -82,17 +139,28 @@ void *kmap(struct page *page)
 		vaddr = (unsigned long)page->virtual;
 		if (vaddr)
 			break;
-		vaddr = map_new_virtual(page, &stale);
+		vaddr = map_new_virtual_locked(page, &stale);
 		if (vaddr) {
 			pkmap_used++;
 			break;
 		}
 		if (stale) {
-			/* Every CPU forgets the window; then they are clean. */
+			/*
+			 * Every CPU forgets the window: then the slots freed
+			 * before the flush began are clean, and only those.
+			 * One that a kunmap() elsewhere frees meanwhile may
+			 * still be in the TLB of a CPU the flush has passed.
+			 */
+			u64 upto = pkmap_unmaps;
+			void (*hook)(void) = READ_ONCE(kmap_flush_test_hook);
+
 			spin_unlock_irqrestore(&kmap_lock, flags);
 			on_each_cpu(flush_pkmap_window, NULL, true);
+			if (hook)
+				hook();
 			spin_lock_irqsave(&kmap_lock, flags);
-			memset(pkmap_stale, 0, sizeof(pkmap_stale));
+			if (upto > pkmap_flushed)
+				pkmap_flushed = upto;
 			pkmap_flushes++;
 		} else {
 			DEFINE_WAIT(wait);
@@ -126,7 +194,7 @@ void kunmap(struct page *page)
 	BUG_ON(pkmap_count[nr] == 0);
 	if (--pkmap_count[nr] == 0) {
 		clear_kernel_pte(vaddr);
-		__set_bit(nr, pkmap_stale);
+		pkmap_freed_at[nr] = ++pkmap_unmaps;
 		page->virtual = NULL;
 		pkmap_used--;
 		freed = true;
@@ -151,21 +219,142 @@ unsigned int kmap_slots_in_use(void)
 	return READ_ONCE(pkmap_used);
 }
 
-static unsigned long kmap_atomic_vaddr(enum km_type type)
+unsigned int kmap_stale_slots(void)
 {
-	unsigned int idx = (unsigned int)type + KM_TYPE_NR * smp_processor_id();
+	unsigned long flags;
+	unsigned int n = 0;
 
-	BUG_ON(type >= KM_TYPE_NR);
+	spin_lock_irqsave(&kmap_lock, flags);
+	for (unsigned int nr = 0; nr < LAST_PKMAP; nr++)
+		n += pkmap_stale_locked(nr);
+	spin_unlock_irqrestore(&kmap_lock, flags);
+	return n;
+}
+
+/* ---- kmap_atomic and its slot validator ------------------------------ */
+
+bool debug_kmap = true;
+
+static const char *const km_type_names[] = {
+	[KM_USER0] = "KM_USER0",
+	[KM_USER1] = "KM_USER1",
+	[KM_IRQ0] = "KM_IRQ0",
+	[KM_IRQ1] = "KM_IRQ1",
+};
+BUILD_BUG_ON(ARRAY_SIZE(km_type_names) != KM_TYPE_NR);
+
+enum kmap_context {
+	KMAP_TASK_IRQS_ON,
+	KMAP_TASK_IRQS_OFF,
+	KMAP_SOFTIRQ,
+	KMAP_HARDIRQ,
+};
+
+static const char *const kmap_context_names[] = {
+	[KMAP_TASK_IRQS_ON] = "task context with interrupts on",
+	[KMAP_TASK_IRQS_OFF] = "task context with interrupts off",
+	[KMAP_SOFTIRQ] = "softirq context",
+	[KMAP_HARDIRQ] = "hardirq context",
+};
+
+/*
+ * Who took each CPU's slots last: the return address of the kmap_atomic
+ * call (0: nobody yet), in what context, and whether it still holds the
+ * slot.  Each entry is only touched on its own CPU with preemption off;
+ * an interrupt handler only touches its own (KM_IRQ*) entries, unless it
+ * is the bug being reported.
+ */
+struct kmap_slot_user {
+	unsigned long ip;
+	u8 context;
+	bool held;
+};
+static struct kmap_slot_user kmap_slot_users[NR_CPUS][KM_TYPE_NR];
+
+static enum kmap_context kmap_context(void)
+{
+	if (in_irq())
+		return KMAP_HARDIRQ;
+	if (in_interrupt())
+		return KMAP_SOFTIRQ;
+	return irqs_disabled() ? KMAP_TASK_IRQS_OFF : KMAP_TASK_IRQS_ON;
+}
+
+static void __noreturn kmap_slot_bug(int cpu, enum km_type type,
+				     enum kmap_context ctx, bool held)
+{
+	const struct kmap_slot_user *prev = &kmap_slot_users[cpu][type];
+	char who[128], sym[96];
+
+	if (!prev->ip)
+		snprintf(who, sizeof(who), "none");
+	else if (kallsyms_lookup(prev->ip, sym, sizeof(sym)))
+		snprintf(who, sizeof(who), "%s in %s", sym,
+			 kmap_context_names[prev->context]);
+	else
+		snprintf(who, sizeof(who), "[<%08lx>] in %s", prev->ip,
+			 kmap_context_names[prev->context]);
+	pr_alert("BUG: kmap_atomic: slot %s of CPU %d %s %s%s (previous user: %s)\n",
+		 km_type_names[type], cpu, held ? "taken in" : "used in",
+		 kmap_context_names[ctx], held ? " while still held" : "", who);
+	dump_stack();
+	panic("kmap_atomic: slot misuse");
+}
+
+/*
+ * The validator's rules, checked in this order when kmap_debug_enabled():
+ * a KM_USER slot is never used in interrupt context, a KM_IRQ slot only
+ * in interrupt context or with interrupts off (2.6.27's
+ * debug_kmap_atomic_prot, but a BUG here, not a warning), and no slot is
+ * taken while its last user on this CPU still holds it (2.6's
+ * CONFIG_DEBUG_HIGHMEM BUG on a mapped slot, which now also names the
+ * holder, and also applies to lowmem pages that map nothing).
+ */
+static void kmap_slot_take(int cpu, enum km_type type, unsigned long ip)
+{
+	struct kmap_slot_user *u = &kmap_slot_users[cpu][type];
+	enum kmap_context ctx = kmap_context();
+
+	if (kmap_debug_enabled()) {
+		bool user_slot = type == KM_USER0 || type == KM_USER1;
+
+		if (user_slot && (ctx == KMAP_HARDIRQ || ctx == KMAP_SOFTIRQ))
+			kmap_slot_bug(cpu, type, ctx, false);
+		if (!user_slot && ctx == KMAP_TASK_IRQS_ON)
+			kmap_slot_bug(cpu, type, ctx, false);
+		if (u->held)
+			kmap_slot_bug(cpu, type, ctx, true);
+	}
+	u->ip = ip;
+	u->context = (u8)ctx;
+	u->held = true;
+}
+
+/* This CPU's fixmap slot of type: preemption is off (kmap_atomic). */
+static unsigned long kmap_atomic_vaddr(int cpu, enum km_type type)
+{
+	unsigned int idx = (unsigned int)type + KM_TYPE_NR * (unsigned int)cpu;
+
 	return __fix_to_virt(FIX_KMAP_BEGIN + idx);
 }
 
 void *kmap_atomic(struct page *page, enum km_type type)
 {
 	unsigned long vaddr;
+	int cpu;
 
+	/*
+	 * Even for a lowmem page, and even from a task that cannot be
+	 * preempted otherwise: no other task may run on this CPU (and take
+	 * this slot) until kunmap_atomic (2.6.12).
+	 */
+	preempt_disable();
+	BUG_ON(type >= KM_TYPE_NR);
+	cpu = smp_processor_id();
+	kmap_slot_take(cpu, type, (unsigned long)__builtin_return_address(0));
 	if (!PageHighMem(page))
 		return page_address(page);
-	vaddr = kmap_atomic_vaddr(type);
+	vaddr = kmap_atomic_vaddr(cpu, type);
 	/* The slot must be free: a nested user of one type is a bug. */
 	BUG_ON(kernel_pte_pfn(vaddr) != -1);
 	set_kernel_pte(vaddr, page_to_pfn(page));
@@ -175,17 +364,25 @@ void *kmap_atomic(struct page *page, enum km_type type)
 void kunmap_atomic(void *kvaddr, enum km_type type)
 {
 	unsigned long vaddr = (unsigned long)kvaddr & PAGE_MASK;
+	int cpu = smp_processor_id();	/* preemption is off since kmap_atomic */
 
-	if (vaddr < FIXADDR_START)
-		return; /* a lowmem page: nothing was mapped */
-	BUG_ON(vaddr != kmap_atomic_vaddr(type));
-	clear_kernel_pte(vaddr);
+	BUG_ON(type >= KM_TYPE_NR);
+	BUG_ON(!in_atomic());
+	/* A lowmem page had nothing mapped. */
+	if (vaddr >= FIXADDR_START) {
+		BUG_ON(vaddr != kmap_atomic_vaddr(cpu, type));
+		clear_kernel_pte(vaddr);
+	}
+	kmap_slot_users[cpu][type].held = false;
+	preempt_enable();
 }
 
+/* __GFP_ZERO, from any context: the context's first slot. */
 void clear_highpage(struct page *page)
 {
-	void *addr = kmap_atomic(page, KM_USER0);
+	enum km_type km = kmap_atomic_type(0);
+	void *addr = kmap_atomic(page, km);
 
 	memset(addr, 0, PAGE_SIZE);
-	kunmap_atomic(addr, KM_USER0);
+	kunmap_atomic(addr, km);
 }

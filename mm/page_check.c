@@ -14,7 +14,10 @@
  *
  * page_poison=1 fills every freed page with PAGE_POISON and checks the
  * pattern when the page is handed out again: a write to a page after it
- * was freed is reported with the offset and the bytes found.
+ * was freed is reported with the offset and the bytes found (2.6.30's
+ * generic page poisoning).  Unlike 2.6, highmem pages are poisoned too,
+ * in any context: through the context's second kmap_atomic slot,
+ * kmap_atomic_type(1) (mm/highmem.c).
  *
  * free_pages_check() and check_new_pages() look at one block as it
  * leaves or enters the allocator: a page in the wrong state there is a
@@ -238,32 +241,42 @@ static int page_poison_setup(const char *val)
 }
 early_param("page_poison", page_poison_setup);
 
+/*
+ * Pages are freed and allocated in interrupt handlers too (GFP_ATOMIC):
+ * the poison is written and checked through the context's second
+ * kmap_atomic slot (KM_USER1, or KM_IRQ1 in a handler), so that it never
+ * takes the slot of a task it interrupted, nor clear_highpage's first one.
+ */
 void poison_pages(struct page *page, unsigned int nr)
 {
+	enum km_type km = kmap_atomic_type(1);
+
 	for (unsigned int i = 0; i < nr; i++) {
-		void *addr = kmap_atomic(page + i, KM_USER1);
+		void *addr = kmap_atomic(page + i, km);
 
 		memset(addr, PAGE_POISON, PAGE_SIZE);
-		kunmap_atomic(addr, KM_USER1);
+		kunmap_atomic(addr, km);
 	}
 }
 
 void check_poison_pages(struct page *page, unsigned int nr)
 {
+	enum km_type km = kmap_atomic_type(1);
+
 	for (unsigned int i = 0; i < nr; i++) {
-		u8 *addr = kmap_atomic(page + i, KM_USER1);
+		u8 *addr = kmap_atomic(page + i, km);
 		u8 *bad = memchr_inv(addr, PAGE_POISON, PAGE_SIZE);
 
 		if (bad) {
 			unsigned int off = (unsigned int)(bad - addr);
 			u8 found = *bad;
 
-			kunmap_atomic(addr, KM_USER1);
+			kunmap_atomic(addr, km);
 			pr_alert("BUG: page poison overwritten: pfn:%05lx offset %#x holds 0x%02x, expected 0x%02x (written after it was freed)\n",
 				 page_to_pfn(page + i), off, found, PAGE_POISON);
 			dump_stack();
 			panic("page poison overwritten");
 		}
-		kunmap_atomic(addr, KM_USER1);
+		kunmap_atomic(addr, km);
 	}
 }

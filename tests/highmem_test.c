@@ -9,9 +9,21 @@
  * kmapped), so a mapping that worked by accident through the linear map
  * cannot pass.
  *
- * With page_poison=1 the allocator itself uses KM_USER1 (and __GFP_ZERO
- * uses KM_USER0), so no case allocates or frees while it holds an atomic
- * slot.
+ * With page_poison=1 the allocator itself uses the context's second slot
+ * (KM_USER1 in a task), and __GFP_ZERO its first (KM_USER0), so no case
+ * allocates or frees while it holds an atomic slot.
+ *
+ * The stale-slot case makes kmap() flush while a test hook, run after the
+ * flush and before kmap() retakes its lock, kunmaps a page, as a kunmap()
+ * on another CPU would: that slot must stay stale.  The kmap_atomic cases
+ * check preemption, the slots kmap_atomic_type() picks in a task and in a
+ * handler, and debug_kmap, the validator's switch (its reports are the
+ * misuse boots of tests/highmem_misuse.c).
+ *
+ * The race cases run for a second at most: threads bound to one CPU that
+ * allocate zeroed highmem pages and check and dirty them through
+ * kmap_atomic, preempted by the tick; and a timer that does the same in
+ * the tick's interrupt on the CPU of such a thread.
  *
  * The window-full cases take every free slot of the pkmap window (those
  * someone else holds stay theirs: the counts are relative to the slots
@@ -25,6 +37,7 @@
 #include "asm/pgtable.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
+#include "kernel/spinlock.h"
 #include "kernel/timer.h"
 #include "kernel/wait.h"
 #include "lib/err.h"
@@ -60,6 +73,16 @@ static int highmem_node(void)
 		if (populated_zone(&NODE_DATA(nid)->node_zones[ZONE_HIGHMEM]))
 			return nid;
 	return 0;
+}
+
+/* The last online CPU: not the case's CPU 0 when there are two. */
+static int last_online_cpu(void)
+{
+	int cpu, last = 0;
+
+	for_each_online_cpu(cpu)
+		last = cpu;
+	return last;
 }
 
 static void need_highmem(struct ktest *t)
@@ -459,7 +482,6 @@ static void kmap_sleeps_when_window_full(struct ktest *t)
 	unsigned int start = kmap_slots_in_use(), n = LAST_PKMAP - start;
 	unsigned long sleeps = kmap_sleeps(), flushes;
 	struct task_struct *k;
-	int cpu, last_cpu = 0;
 	bool mapped;
 	void *freed;
 	u32 *p;
@@ -479,9 +501,7 @@ static void kmap_sleeps_when_window_full(struct ktest *t)
 		free_window_pages(n + 1);
 		return;
 	}
-	for_each_online_cpu(cpu)
-		last_cpu = cpu;
-	kthread_bind(k, (unsigned int)last_cpu);
+	kthread_bind(k, (unsigned int)last_online_cpu());
 	wake_up_process(k);
 
 	if (!wait_for_kmap_sleep(sleeps))
@@ -582,6 +602,383 @@ static void kmap_flushes_stale_window(struct ktest *t)
 	free_window_pages(n);
 }
 
+/* What the flush hook unmaps, and how often it ran. */
+static struct page *hook_page;
+static int hook_runs;
+
+static void unmap_during_flush(void)
+{
+	hook_runs++;
+	kunmap(hook_page);
+}
+
+/*
+ * A slot that a kunmap() frees while kmap() flushes the window - here the
+ * test hook, run once the flush has passed every CPU, stands for a
+ * kunmap() on another CPU - may still be in the TLB of a CPU the flush
+ * has passed: it must stay stale after that flush, and the next kmap()
+ * that needs it must flush again.  (kmap() used to clear every stale mark
+ * after its flush, and so forgot that one.)
+ */
+static void kmap_unmap_during_flush_stays_stale(struct ktest *t)
+{
+	unsigned int start = kmap_slots_in_use(), n = LAST_PKMAP - start;
+	unsigned long flushes;
+	u32 *freed_first, *freed_in_flush;
+
+	get_window_pages(t, n + 2);
+	map_window(0, n);
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), (unsigned int)LAST_PKMAP);
+	KTEST_EXPECT_EQ(t, kmap_stale_slots(), 0u);
+
+	/* One stale slot: the next kmap() flushes, and the hook runs. */
+	freed_first = win_addr[0];
+	freed_in_flush = win_addr[1];
+	kunmap(win_page[0]);
+	KTEST_EXPECT_EQ(t, kmap_stale_slots(), 1u);
+	hook_page = win_page[1];
+	hook_runs = 0;
+	flushes = kmap_window_flushes();
+	kmap_flush_test_hook = unmap_during_flush;
+	win_addr[n] = kmap(win_page[n]);
+	kmap_flush_test_hook = NULL;
+	KTEST_EXPECT_EQ(t, hook_runs, 1);
+	KTEST_EXPECT_EQ(t, kmap_window_flushes(), flushes + 1);
+	KTEST_EXPECT_PTR_EQ(t, win_addr[n], freed_first);
+	/* The slot freed during the flush is not clean. */
+	KTEST_EXPECT_EQ(t, kmap_stale_slots(), 1u);
+
+	/* The only free slot is that one: kmap() must flush to take it. */
+	win_addr[n + 1] = kmap(win_page[n + 1]);
+	KTEST_EXPECT_EQ(t, kmap_window_flushes(), flushes + 2);
+	KTEST_EXPECT_PTR_EQ(t, win_addr[n + 1], freed_in_flush);
+	KTEST_EXPECT_EQ(t, kmap_stale_slots(), 0u);
+	write_pattern(win_addr[n + 1], 0x51a1e);
+	KTEST_EXPECT_EQ(t, check_pattern(win_addr[n + 1], 0x51a1e), -1L);
+
+	unmap_window(2, n);
+	KTEST_EXPECT_EQ(t, kmap_slots_in_use(), start);
+	free_window_pages(n + 2);
+}
+
+/* ---- kmap_atomic: preemption, slots by context, the validator -------- */
+
+/*
+ * kmap_atomic raises preempt_count by one until kunmap_atomic, for a
+ * lowmem page (which maps nothing) as for a highmem one.
+ */
+static void kmap_atomic_disables_preemption(struct ktest *t)
+{
+	struct page *low = alloc_page(GFP_KERNEL), *high = NULL;
+	int before = preempt_count();
+	void *a;
+
+	KTEST_ASSERT_NOT_NULL(t, low);
+	a = kmap_atomic(low, KM_USER0);
+	KTEST_EXPECT_EQ(t, preempt_count(), before + 1);
+	KTEST_EXPECT_TRUE(t, in_atomic());
+	kunmap_atomic(a, KM_USER0);
+	KTEST_EXPECT_EQ(t, preempt_count(), before);
+	__free_page(low);
+
+	if (!have_highmem())
+		return;
+	high = get_highpage(t);
+	a = kmap_atomic(high, KM_USER1);
+	KTEST_EXPECT_TRUE(t, in_fixmap(a));
+	KTEST_EXPECT_EQ(t, preempt_count(), before + 1);
+	kunmap_atomic(a, KM_USER1);
+	KTEST_EXPECT_EQ(t, preempt_count(), before);
+	__free_page(high);
+}
+
+static struct {
+	struct timer_list timer;
+	enum km_type type[2];
+	bool ran;
+} type_timer;
+
+static void record_types(unsigned long unused)
+{
+	type_timer.type[0] = kmap_atomic_type(0);
+	type_timer.type[1] = kmap_atomic_type(1);
+	WRITE_ONCE(type_timer.ran, true);
+}
+
+/*
+ * The allocator's slots: KM_USER* in a task, interrupts on or off;
+ * KM_IRQ* in a handler.
+ */
+static void kmap_atomic_type_by_context(struct ktest *t)
+{
+	unsigned long flags;
+	enum km_type off0, off1;
+
+	KTEST_EXPECT_EQ(t, (int)kmap_atomic_type(0), (int)KM_USER0);
+	KTEST_EXPECT_EQ(t, (int)kmap_atomic_type(1), (int)KM_USER1);
+	local_irq_save(flags);
+	off0 = kmap_atomic_type(0);
+	off1 = kmap_atomic_type(1);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, (int)off0, (int)KM_USER0);
+	KTEST_EXPECT_EQ(t, (int)off1, (int)KM_USER1);
+
+	memset(&type_timer, 0, sizeof(type_timer));
+	setup_timer(&type_timer.timer, record_types, 0);
+	mod_timer(&type_timer.timer, jiffies + 1);
+	if (!ktest_wait_until(READ_ONCE(type_timer.ran), WAIT_JIFFIES)) {
+		del_timer_sync(&type_timer.timer);
+		KTEST_FAIL(t, "the timer did not run within %d s", WAIT_JIFFIES / HZ);
+		return;
+	}
+	KTEST_EXPECT_EQ(t, (int)type_timer.type[0], (int)KM_IRQ0);
+	KTEST_EXPECT_EQ(t, (int)type_timer.type[1], (int)KM_IRQ1);
+}
+
+/*
+ * debug_kmap switches the slot validator: off, KM_IRQ0 with interrupts
+ * on (a misuse it reports, see tests/highmem_misuse.c) passes unreported.
+ */
+static void kmap_validator_switch(struct ktest *t)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+	void *a;
+
+	KTEST_ASSERT_NOT_NULL(t, page);
+	KTEST_EXPECT_TRUE(t, kmap_debug_enabled());
+	WRITE_ONCE(debug_kmap, false);
+	KTEST_EXPECT_FALSE(t, kmap_debug_enabled());
+	a = kmap_atomic(page, KM_IRQ0);
+	KTEST_EXPECT_PTR_EQ(t, a, page_address(page));
+	kunmap_atomic(a, KM_IRQ0);
+	WRITE_ONCE(debug_kmap, true);
+	KTEST_EXPECT_TRUE(t, kmap_debug_enabled());
+	__free_page(page);
+}
+
+/* ---- kmap_atomic under preemption and interrupts ----------------------- */
+
+#define RACE_JIFFIES HZ		/* the most a race case runs */
+#define RACE_ITERS 20000	/* ... and the most a thread loops */
+#define RACE_PREEMPTS 40	/* enough forced switches to have seen it */
+#define RACE_THREADS 2
+
+/* A thread that allocates zeroed highmem pages and dirties them. */
+struct zero_racer {
+	struct task_struct *task;
+	int node;
+	gfp_t gfp;
+	unsigned long end;	/* jiffies: stop then */
+	unsigned long max_iters;
+	/* Written by the thread. */
+	bool running;		/* in its loop */
+	unsigned long iters, highmem, not_zero, no_page;
+	unsigned long nivcsw;	/* times it was preempted while looping */
+	struct completion done;
+};
+
+static struct zero_racer racers[RACE_THREADS];
+static bool racers_stop;	/* the case says: enough */
+
+/*
+ * Checks that the page is zero and dirties it through the other KM_USER
+ * slot, so that a task preempted in either slot is found by the other.
+ */
+static bool dirty_if_zero(struct page *page)
+{
+	u8 *p = kmap_atomic(page, KM_USER1);
+	bool zero = !memchr_inv(p, 0, PAGE_SIZE);
+
+	memset(p, 0x5a, PAGE_SIZE);
+	kunmap_atomic(p, KM_USER1);
+	return zero;
+}
+
+static int zero_racer_fn(void *data)
+{
+	struct zero_racer *r = data;
+	unsigned long nivcsw = current->nivcsw;
+
+	WRITE_ONCE(r->running, true);
+	while (r->iters < r->max_iters && time_before(jiffies, r->end) &&
+	       current->nivcsw - nivcsw < RACE_PREEMPTS &&
+	       !READ_ONCE(racers_stop)) {
+		struct page *page = alloc_pages_node(r->node, r->gfp, 0);
+
+		r->iters++;
+		if (!page) {
+			r->no_page++;
+			continue;
+		}
+		if (PageHighMem(page))
+			r->highmem++;
+		if (!dirty_if_zero(page))
+			r->not_zero++;
+		__free_page(page);
+	}
+	WRITE_ONCE(r->running, false);
+	r->nivcsw = current->nivcsw - nivcsw;
+	complete(&r->done);
+	ktest_park_until_stopped();
+	return 0;
+}
+
+/*
+ * Starts nr racers, all bound to cpu, allocating with gfp: for a second,
+ * RACE_PREEMPTS forced switches or max_iters pages each at most.
+ */
+static int start_racers(struct ktest *t, int nr, int cpu, gfp_t gfp,
+			unsigned long max_iters)
+{
+	unsigned long end = jiffies + RACE_JIFFIES;
+	int n;
+
+	WRITE_ONCE(racers_stop, false);
+	for (n = 0; n < nr; n++) {
+		struct zero_racer *r = &racers[n];
+
+		memset(r, 0, sizeof(*r));
+		r->node = highmem_node();
+		r->gfp = gfp;
+		r->end = end;
+		r->max_iters = max_iters;
+		init_completion(&r->done);
+		r->task = kthread_create(zero_racer_fn, r, "kmap_racer/%d", n);
+		if (IS_ERR(r->task)) {
+			KTEST_FAIL(t, "kthread_create: %ld", PTR_ERR(r->task));
+			r->task = NULL;
+			break;
+		}
+		kthread_bind(r->task, (unsigned int)cpu);
+	}
+	for (int i = 0; i < n; i++)
+		wake_up_process(racers[i].task);
+	return n;
+}
+
+/* Waits for n racers (bounded), stops them and checks what they saw. */
+static void finish_racers(struct ktest *t, int n)
+{
+	unsigned long iters = 0, preempted = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct zero_racer *r = &racers[i];
+
+		if (!wait_for_completion_timeout(&r->done,
+						 RACE_JIFFIES + WAIT_JIFFIES)) {
+			KTEST_FAIL(t, "racer %d did not finish within %d s", i,
+				   (RACE_JIFFIES + WAIT_JIFFIES) / HZ);
+			continue;	/* still running: left as it is */
+		}
+		kthread_stop(r->task);
+		KTEST_EXPECT_GT(t, r->iters, 0ul);
+		KTEST_EXPECT_EQ(t, r->not_zero, 0ul);
+		KTEST_EXPECT_EQ(t, r->highmem + r->no_page, r->iters);
+		iters += r->iters;
+		preempted += r->nivcsw;
+	}
+	ktest_printf(t, "%d thread(s): %lu pages, preempted %lu times", n, iters,
+		     preempted);
+}
+
+/*
+ * Two threads on one CPU allocate GFP_HIGHUSER | __GFP_ZERO pages and
+ * check and dirty each through kmap_atomic: the tick preempts them in
+ * and out of the KM_USER slots, and a slot taken by a preempted task
+ * must not be taken again by the other (kmap_atomic disables preemption:
+ * without that, kernel BUG at mm/highmem.c within a second or so).
+ */
+static void kmap_atomic_two_threads_one_cpu(struct ktest *t)
+{
+	int n;
+
+	need_highmem(t);
+	n = start_racers(t, RACE_THREADS, last_online_cpu(),
+			 GFP_HIGHUSER | __GFP_ZERO, RACE_ITERS);
+	finish_racers(t, n);
+}
+
+#define IRQ_TICKS 50		/* the timer's runs that are enough */
+
+/* A timer that allocates and frees a highmem page at every tick. */
+static struct {
+	struct timer_list timer;
+	int node;
+	bool stop;
+	unsigned long ticks, highmem, not_zero, no_page, not_in_irq;
+	unsigned long ticks_in_thread;	/* ... that interrupted the racer */
+} irq_alloc;
+
+static void irq_alloc_fn(unsigned long unused)
+{
+	gfp_t gfp = GFP_ATOMIC | __GFP_HIGHMEM;
+	struct page *page;
+
+	if (!in_irq())
+		irq_alloc.not_in_irq++;
+	if (READ_ONCE(racers[0].running) && current == racers[0].task)
+		irq_alloc.ticks_in_thread++;
+	/* Every other tick zeroed: clear_highpage in the interrupt too. */
+	if (irq_alloc.ticks++ & 1)
+		gfp |= __GFP_ZERO;
+	page = alloc_pages_node(irq_alloc.node, gfp, 0);
+	if (!page) {
+		irq_alloc.no_page++;
+	} else {
+		u8 *p = kmap_atomic(page, KM_IRQ0);
+
+		if ((gfp & __GFP_ZERO) && memchr_inv(p, 0, PAGE_SIZE))
+			irq_alloc.not_zero++;
+		memset(p, 0xa5, PAGE_SIZE);
+		kunmap_atomic(p, KM_IRQ0);
+		if (PageHighMem(page))
+			irq_alloc.highmem++;
+		__free_page(page);
+	}
+	if (!READ_ONCE(irq_alloc.stop))
+		mod_timer(&irq_alloc.timer, jiffies + 1);
+}
+
+/*
+ * A timer allocates and frees a GFP_ATOMIC | __GFP_HIGHMEM page (every
+ * other one zeroed) at each tick, on the CPU where a thread does the same
+ * with GFP_HIGHUSER | __GFP_ZERO: the allocator maps the pages to zero
+ * and (page_poison=1) to poison and check them, in the interrupt and in
+ * the task it interrupted, so the two must use different kmap_atomic
+ * slots.  (Both used KM_USER0 and KM_USER1: kernel BUG at mm/highmem.c.)
+ */
+static void kmap_atomic_timer_and_thread(struct ktest *t)
+{
+	int cpu = last_online_cpu(), n;
+	unsigned long end;
+
+	need_highmem(t);
+	memset(&irq_alloc, 0, sizeof(irq_alloc));
+	irq_alloc.node = highmem_node();
+	setup_timer(&irq_alloc.timer, irq_alloc_fn, 0);
+	irq_alloc.timer.expires = jiffies + 1;
+	n = start_racers(t, 1, cpu, GFP_HIGHUSER | __GFP_ZERO, 10 * RACE_ITERS);
+	add_timer_on(&irq_alloc.timer, cpu);
+	end = jiffies + RACE_JIFFIES;
+	while (READ_ONCE(irq_alloc.ticks_in_thread) < IRQ_TICKS &&
+	       time_before(jiffies, end))
+		msleep(10);
+	WRITE_ONCE(irq_alloc.stop, true);
+	WRITE_ONCE(racers_stop, true);
+	del_timer_sync(&irq_alloc.timer);
+	finish_racers(t, n);
+	if (irq_alloc.ticks_in_thread < IRQ_TICKS)
+		ktest_printf(t, "only %lu of the timer's runs interrupted the thread",
+			     irq_alloc.ticks_in_thread);
+	KTEST_EXPECT_GT(t, irq_alloc.ticks_in_thread, 0ul);
+	KTEST_EXPECT_EQ(t, irq_alloc.not_in_irq, 0ul);
+	KTEST_EXPECT_EQ(t, irq_alloc.not_zero, 0ul);
+	KTEST_EXPECT_GT(t, irq_alloc.highmem, 0ul);
+	ktest_printf(t, "timer: %lu ticks (%lu in the thread), %lu highmem pages, %lu failures",
+		     irq_alloc.ticks, irq_alloc.ticks_in_thread,
+		     irq_alloc.highmem, irq_alloc.no_page);
+}
+
 static const struct ktest_case highmem_cases[] = {
 	KTEST_CASE(kmap_lowmem_is_page_address),
 	KTEST_CASE(clear_highpage_lowmem),
@@ -593,6 +990,12 @@ static const struct ktest_case highmem_cases[] = {
 	KTEST_CASE(kmap_sleeps_when_window_full),
 	KTEST_CASE(kmap_mapped_page_when_window_full),
 	KTEST_CASE(kmap_flushes_stale_window),
+	KTEST_CASE(kmap_unmap_during_flush_stays_stale),
+	KTEST_CASE(kmap_atomic_disables_preemption),
+	KTEST_CASE(kmap_atomic_type_by_context),
+	KTEST_CASE(kmap_validator_switch),
+	KTEST_CASE(kmap_atomic_two_threads_one_cpu),
+	KTEST_CASE(kmap_atomic_timer_and_thread),
 	KTEST_END,
 };
 
