@@ -388,7 +388,9 @@ static void take_pages(struct owner *o, enum kind k, struct block *b)
 	struct zone *pref;
 
 	b->gfp = page_gfp(o, k, b);
-	pref = node_zonelist(numa_node_id(), b->gfp)->zones[0];
+	/* The zonelist alloc_pages() will use: the owner's CPU's node (a
+	 * thread is bound there, a timer runs there). */
+	pref = node_zonelist(cpu_to_node(o->cpu), b->gfp)->zones[0];
 	b->page = alloc_pages(b->gfp, b->order);
 	if (!b->page) {
 		o->fails[k]++;
@@ -767,6 +769,7 @@ static void torture_run(struct ktest *t)
 		free_drained[MAX_NUMNODES][MAX_NR_ZONES];
 	unsigned long pref[MAX_NR_ZONES] = { 0 }, allocs[NR_KINDS] = { 0 };
 	unsigned long steps = 0, ticks = 0, pool_allocs = 0, start, ran;
+	unsigned long flushes = kmap_window_flushes(), sleeps = kmap_sleeps();
 	struct snapshot before, after;
 	char why[128];
 	u64 seed;
@@ -944,6 +947,8 @@ static void torture_run(struct ktest *t)
 		     pref[ZONE_DMA], pref[ZONE_NORMAL], pref[ZONE_HIGHMEM],
 		     after.grown[ZONE_DMA] + after.grown[ZONE_NORMAL] -
 			     before.grown[ZONE_DMA] - before.grown[ZONE_NORMAL]);
+	ktest_printf(t, "kmap: the window flushed on every CPU %lu times, %lu sleeps for a slot",
+		     kmap_window_flushes() - flushes, kmap_sleeps() - sleeps);
 	seed_runs++;
 }
 
