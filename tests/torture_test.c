@@ -273,26 +273,27 @@ static u32 new_seed(void)
 
 /* ---- pages ------------------------------------------------------------- */
 
-static enum km_type atomic_slot(const struct owner *o, const struct block *b)
+/*
+ * The slot for a look at b: by the context we run in, not by the block's
+ * owner, since a task releases what the timer left (owner_release_all).
+ */
+static enum km_type atomic_slot(const struct block *b)
 {
-	if (o->irq)
-		return b->map == MAP_ATOMIC1 ? KM_IRQ1 : KM_IRQ0;
-	return b->map == MAP_ATOMIC1 ? KM_USER1 : KM_USER0;
+	return kmap_atomic_type(b->map == MAP_ATOMIC1);
 }
 
 /* Page i of b, mapped for a look: kmap'ed already, or a kmap_atomic slot. */
-static u32 *map_one(const struct owner *o, const struct block *b,
-		    unsigned int i)
+static u32 *map_one(const struct block *b, unsigned int i)
 {
 	if (b->map == MAP_KMAP)
 		return page_address(b->page + i);
-	return kmap_atomic(b->page + i, atomic_slot(o, b));
+	return kmap_atomic(b->page + i, atomic_slot(b));
 }
 
-static void unmap_one(const struct owner *o, const struct block *b, u32 *p)
+static void unmap_one(const struct block *b, u32 *p)
 {
 	if (b->map != MAP_KMAP)
-		kunmap_atomic(p, atomic_slot(o, b));
+		kunmap_atomic(p, atomic_slot(b));
 }
 
 static void check_new_block(struct owner *o, struct block *b)
@@ -327,7 +328,7 @@ static void stamp_block(struct owner *o, struct block *b)
 	const size_t words = PAGE_SIZE / sizeof(u32);
 
 	for (unsigned int i = 0; i < (1U << b->order); i++) {
-		u32 *p = map_one(o, b, i);
+		u32 *p = map_one(b, i);
 
 		if (b->gfp & __GFP_ZERO) {
 			for (size_t w = 0; w < words; w++)
@@ -339,7 +340,7 @@ static void stamp_block(struct owner *o, struct block *b)
 				}
 		}
 		fill_words(p, words, b->seed, i * words);
-		unmap_one(o, b, p);
+		unmap_one(b, p);
 	}
 }
 
@@ -348,10 +349,10 @@ static void verify_block(struct owner *o, const struct block *b)
 	const size_t words = PAGE_SIZE / sizeof(u32);
 
 	for (unsigned int i = 0; i < (1U << b->order); i++) {
-		u32 *p = map_one(o, b, i);
+		u32 *p = map_one(b, i);
 		bool ok = words_intact(p, words, b->seed, i * words);
 
-		unmap_one(o, b, p);
+		unmap_one(b, p);
 		if (!ok) {
 			owner_error(o, "pfn %#lx (order %u, mode %#x) lost its pattern: two owners?",
 				    page_to_pfn(b->page + i), b->order, b->gfp);
