@@ -239,8 +239,15 @@ static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
 
 /* ---- the per-CPU arrays ---------------------------------------------- */
 
+/*
+ * This CPU's array (2.6's cpu_cache_get).  Interrupts must be off: a
+ * handler on this CPU pushes and pops the same array, and with them on a
+ * task preempted between the lookup and the push would share it with the
+ * task that runs next (asserted).
+ */
 static struct array_cache *cpu_array(struct kmem_cache *cachep)
 {
+	BUG_ON(!irqs_disabled());
 	return cachep->array[smp_processor_id()];
 }
 
