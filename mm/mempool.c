@@ -382,16 +382,18 @@ void mempool_destroy(mempool_t *pool)
 /* ---- allocating and freeing ------------------------------------------ */
 
 /*
- * Counts an element handed out.  Tasks do not move between CPUs, and an
- * interrupt handler on this CPU adds with single instructions too, so
- * this CPU's slot needs no lock.
+ * Counts an element handed out in this CPU's slot, with preemption off
+ * from the lookup to the adds (get_cpu()): the slot stays this CPU's,
+ * and an interrupt handler on this CPU adds with single instructions
+ * too, so the slot needs no lock.
  */
 static inline void *hand_out(mempool_t *pool, void *element, bool reserve)
 {
-	struct mempool_cpu *c = &pool->cpu[smp_processor_id()];
+	struct mempool_cpu *c = &pool->cpu[get_cpu()];
 
 	local_add(1, &c->out);
 	local_add(1, &c->allocs);
+	put_cpu();
 	if (reserve)
 		__atomic_fetch_add(&pool->from_reserve, 1, __ATOMIC_RELAXED);
 	return element;
@@ -480,7 +482,8 @@ void mempool_free(void *element, mempool_t *pool)
 
 	if (!element)
 		return;
-	local_add(-1, &pool->cpu[smp_processor_id()].out);
+	local_add(-1, &pool->cpu[get_cpu()].out);
+	put_cpu();
 	if (READ_ONCE(pool->curr_nr) < READ_ONCE(pool->min_nr)) {
 		poison_element(pool, element, false);
 		spin_lock_irqsave(&pool->lock, flags);
