@@ -4,18 +4,26 @@
  *
  * Layout (Linux 2.6's rules): objects are rounded to the cache's
  * alignment - a cache line with SLAB_HWCACHE_ALIGN, halved while the
- * object fits in half of it - and a slab is the smallest block of pages
- * that wastes at most an eighth of itself.  What is left over becomes the
- * colour range: successive slabs start their objects colour_off bytes
- * further in, cycling.  Objects of PAGE_SIZE/8 or more keep their slab
- * descriptor off the slab, in a kmalloc cache.  Each CPU's array holds
- * "limit" objects and moves "batchcount" at a time, by object size.
+ * object fits in half of it (2.6.11) - and a slab is the smallest block of
+ * pages that wastes at most an eighth of itself (2.6.11).  What is left
+ * over becomes the colour range: successive slabs start their objects
+ * colour_off = max(cache line, align) bytes further in, cycling (2.6.11).
+ * Objects of PAGE_SIZE/8 or more keep their slab descriptor off the slab,
+ * in a kmalloc cache (2.6.11; unlike 2.6.11 it never moves back on-slab
+ * when the left-over room would hold it).  Each CPU's array holds "limit"
+ * objects and moves "batchcount" = (limit + 1) / 2 at a time, by object
+ * size (2.6's enable_cpucache), and a node gives an empty slab back above
+ * free_limit = (1 + CPUs) * batchcount + num free objects (2.6.11's
+ * formula; 2.6.14 counts the node's CPUs only).
  *
  * Bootstrap: struct kmem_cache objects come from the cache of caches,
  * which is static and set up first, by hand, with its descriptors on its
  * slabs (no kmalloc cache exists yet); kmalloc's caches follow, smallest
  * first, so that each off-slab class finds a smaller one for its
- * descriptors.  Per-CPU arrays come straight from the page allocator.
+ * descriptors.  Per-CPU arrays come straight from the page allocator,
+ * one block per cache, each CPU's array padded to whole cache lines
+ * (2.6.11 kmalloc()ed each CPU's array from its cache-line-aligned kmalloc
+ * caches; here the kmalloc caches do not exist yet, and are not aligned).
  *
  * Locking: cache_chain_mutex (a sleeping lock) protects the list of
  * caches; walkers hold it too, so that a cache cannot go while a reaper
@@ -114,9 +122,8 @@ unsigned int slab_array_limit(unsigned int size)
  * Bytes between two CPUs' arrays: one array rounded up to whole cache
  * lines.  The block starts on a page, so each array starts on a line of
  * its own and no line holds two CPUs' arrays: the CPU that pushes and
- * pops its array never bounces a line another CPU writes (Linux 2.6 gave
- * each CPU its own kmalloc()ed array, cache-line aligned, for the same
- * reason) (2.6.12).
+ * pops its array never bounces a line another CPU writes (each CPU's
+ * array was a separate, cache-line-aligned kmalloc object) (2.6.11).
  */
 static size_t array_stride(const struct kmem_cache *cachep)
 {
