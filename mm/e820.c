@@ -20,6 +20,10 @@
  *    table, E820_RAW_MAX_ENTRIES).  It is therefore not reentrant, which
  *    early boot and the single-threaded tests never need.
  *
+ * Release: today's Linux, not a 2.6 one - the file names, functions and
+ * messages follow current arch/x86/kernel/e820.c (2.6.11 kept a simpler
+ * copy in arch/i386/kernel/setup.c); no 2.6 allocation rule depends on it.
+ *
  * Rules followed, and why:
  *  - Names, semantics and printed lines are Linux's, so that what a
  *    student reads here matches a real dmesg.  Addresses are printed with

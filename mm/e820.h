@@ -1,6 +1,6 @@
 /*
  * mm/e820.h - the physical memory map, as Linux's arch/x86 e820 code
- * keeps it.
+ * keeps it (today's, not a 2.6 release's: see mm/e820.c).
  *
  * The boot loader's raw map (kernel/multiboot.h: unsorted, possibly
  * overlapping, zero-length entries kept) becomes a sanitised table:

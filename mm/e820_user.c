@@ -3,7 +3,8 @@
  *
  * The parameters edit e820_table after the firmware map is loaded and
  * before memblock sees it (they are early_params).  Their semantics are
- * those of Linux's kernel-parameters documentation: mem=nn[KMG] drops RAM
+ * those of Linux's kernel-parameters documentation (today's, not a 2.6
+ * release's): mem=nn[KMG] drops RAM
  * above nn; memmap=exactmap starts from an empty map; memmap=nn@ss adds
  * usable RAM, nn#ss ACPI data, nn$ss reserved, nn!ss persistent memory;
  * memmap=nn alone is mem=nn; several items may be given comma-separated.

@@ -1,8 +1,11 @@
 /*
  * mm/gfp.h - "get free pages" flags and the page allocation API.
  *
- * The bit values are Linux 2.6's, so that a mode printed in a failure
- * report ("mode:0xd0") reads the same as in a Linux log.  The low two bits
+ * The bit values are Linux 2.6's (2.6.11's include/linux/gfp.h), so that
+ * a mode printed in a failure report ("mode:0xd0") reads the same as in a
+ * Linux log.  __GFP_REPEAT, __GFP_NOFAIL and __GFP_NORETRY are there from
+ * 2.6.0 (2.6.11); __GFP_NO_GROW, __GFP_COMP, and the later
+ * __GFP_NOMEMALLOC and __GFP_HARDWALL are not.  The low two bits
  * are the zone modifier, which selects the zonelist; the rest say what the
  * allocator may do to satisfy the request (sleep, start I/O, call into a
  * filesystem, dip into reserves, retry) and what the caller wants (a cold
@@ -29,8 +32,9 @@
 #define GFP_ZONEMASK (__GFP_DMA | __GFP_HIGHMEM)
 #define GFP_ZONETYPES 4 /* one zonelist per zone-modifier value */
 
+/* The combinations are 2.6.11's (GFP_USER has no __GFP_HARDWALL). */
 #define GFP_ATOMIC (__GFP_HIGH)
-/* Cannot sleep, and no claim on the reserve __GFP_HIGH opens (2.6.19). */
+/* Cannot sleep, and no claim on the reserve __GFP_HIGH opens (2.6.18). */
 #define GFP_NOWAIT (GFP_ATOMIC & ~__GFP_HIGH)
 #define GFP_NOIO (__GFP_WAIT)
 #define GFP_NOFS (__GFP_WAIT | __GFP_IO)

@@ -1,7 +1,8 @@
 /*
  * mm/init.c - from the firmware's memory map to a running page allocator.
  *
- * The order matters and is Linux's:
+ * The order matters and is Linux's (i386 2.6's, with memblock standing in
+ * for bootmem; not checked line by line against a release):
  *   1. e820 (already sanitised and edited by mem=/memmap=) fills memblock
  *      with RAM and reserves everything else;
  *   2. what must never be handed out is reserved: page 0, the BIOS area
@@ -11,7 +12,8 @@
  *      exactly that much low memory, and mem_map allocated from memblock;
  *   4. nodes and zones are laid over the pfn range, zonelists built;
  *   5. memblock_free_all() hands every free page to the buddy allocator;
- *   6. watermarks and lowmem reserves are computed from the zone sizes.
+ *   6. watermarks and lowmem reserves are computed from the zone sizes
+ *      (2.6.11's init_per_zone_pages_min, after the pages are free).
  * After that memblock is closed and alloc_pages() is the only allocator.
  */
 #include "asm/pgtable.h"

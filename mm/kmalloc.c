@@ -1,16 +1,19 @@
 /*
  * mm/kmalloc.c - kmalloc() and friends: general-purpose allocations from
  * a ladder of slab caches, "size-32" ... "size-131072" (and "size-N(DMA)"
- * twins for GFP_DMA), as in Linux 2.6.  A request takes the smallest class
- * that fits; larger requests go straight to the page allocator as a
- * multi-page block whose order is kept in its head page.
+ * twins for GFP_DMA), as in Linux 2.6 (2.6.11's malloc_sizes).  A request
+ * takes the smallest class that fits (2.6.11); larger requests go straight
+ * to the page allocator as a multi-page block whose order is kept in its
+ * head page - a deviation: 2.6.11's __kmalloc returned NULL above the
+ * largest class.
  *
  * kfree() needs no size: a slab page knows its cache, and a large block's
  * head page carries KMALLOC_LARGE and its order.  Anything else handed to
  * kfree() - an address inside no allocation, an object of a cache that is
  * not a kmalloc cache, a large block freed twice - is a "BUG:" report.
  *
- * The classes are not cache-line aligned (ARCH_KMALLOC_MINALIGN, 8 bytes),
+ * The classes are not cache-line aligned (ARCH_KMALLOC_MINALIGN, 8 bytes;
+ * 2.6.11 made them SLAB_HWCACHE_ALIGN),
  * so that size-96 and size-192 hold 96- and 192-byte objects and not 128
  * and 256: alignment beyond 8 bytes is what kmem_cache_create() is for.
  */

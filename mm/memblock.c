@@ -7,7 +7,9 @@
  * a stretch of memory outside reserved and reserving it.  When the page
  * allocator is ready, memblock_free_all() hands it every free page and
  * memblock retires.  Linux 2.6 did this with bootmem (a bitmap, one bit
- * per page); Linux 2.6.35 onwards uses this design.
+ * per page, 2.6.11's mm/bootmem.c); this design is memblock's, which
+ * x86 uses from 2.6.35 on (not re-checked against that release): no 2.6
+ * allocation rule depends on it.
  *
  * Invariants, for each memblock_type after every call returns:
  *  - regions[0..cnt) are sorted by base, have size > 0, do not overlap;

@@ -1,6 +1,7 @@
 /*
  * mm/memblock.h - the boot-time physical memory allocator (Linux's
- * memblock; in Linux 2.6 this job was done by bootmem).
+ * memblock, newer than the 2.6 rules mm86 follows elsewhere; in 2.6.11
+ * this job was done by bootmem).
  *
  * Two sorted lists of physical ranges: "memory" (RAM the firmware reported)
  * and "reserved" (RAM already in use: the kernel image, the boot loader's

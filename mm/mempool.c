@@ -3,16 +3,24 @@
  *
  * Allocation order, as in Linux 2.6:
  *  1. the pool's allocator with the caller's mask less __GFP_WAIT and
- *     __GFP_IO: it must neither sleep nor start I/O, since the reserve
- *     is right here (and the caller may be the I/O path itself);
- *  2. an element of the reserve;
+ *     __GFP_IO, and no failure report: it must neither sleep nor start
+ *     I/O, since the reserve is right here (and the caller may be the I/O
+ *     path itself) (2.6.11);
+ *  2. an element of the reserve; a caller that cannot sleep gets NULL
+ *     when it is empty (2.6.11);
  *  3. only for a caller that may sleep: the allocator with the full mask
- *     (less retries: one pass of reclaim), then a sleep on pool->wait
- *     until mempool_free() refills the reserve - with a timeout, so that
- *     memory freed elsewhere is noticed too - and from 1. again.
+ *     less retries (__GFP_NORETRY: one pass of reclaim) (2.6.18), then a
+ *     sleep on pool->wait until mempool_free() refills the reserve - with
+ *     a timeout, so that memory freed elsewhere is noticed too (2.6.18) -
+ *     and from 1. again.  Deviations: the full mask is tried once before
+ *     the first sleep, where 2.6.18 sleeps first; the timeout is HZ/5, not
+ *     5 s; there is no __GFP_NOMEMALLOC to keep the allocator out of the
+ *     emergency reserves (docs/linux-2.6.md).
  * mempool_free() refills the reserve first: while it holds fewer than
  * min_nr, a freed element goes back into it (and wakes a waiter);
- * otherwise back to the pool's allocator.
+ * otherwise back to the pool's allocator (2.6.11).  mempool_resize()
+ * shrinks under the lock and grows into a new array, rechecking for a
+ * racing resize (2.6.18).
  *
  * Why this guarantees progress: a caller that holds elements returns
  * them when its work is done, and every returned element goes to the
@@ -382,16 +390,18 @@ void mempool_destroy(mempool_t *pool)
 /* ---- allocating and freeing ------------------------------------------ */
 
 /*
- * Counts an element handed out.  Tasks do not move between CPUs, and an
- * interrupt handler on this CPU adds with single instructions too, so
- * this CPU's slot needs no lock.
+ * Counts an element handed out in this CPU's slot, with preemption off
+ * from the lookup to the adds (get_cpu()): the slot stays this CPU's,
+ * and an interrupt handler on this CPU adds with single instructions
+ * too, so the slot needs no lock.
  */
 static inline void *hand_out(mempool_t *pool, void *element, bool reserve)
 {
-	struct mempool_cpu *c = &pool->cpu[smp_processor_id()];
+	struct mempool_cpu *c = &pool->cpu[get_cpu()];
 
 	local_add(1, &c->out);
 	local_add(1, &c->allocs);
+	put_cpu();
 	if (reserve)
 		__atomic_fetch_add(&pool->from_reserve, 1, __ATOMIC_RELAXED);
 	return element;
@@ -480,7 +490,8 @@ void mempool_free(void *element, mempool_t *pool)
 
 	if (!element)
 		return;
-	local_add(-1, &pool->cpu[smp_processor_id()].out);
+	local_add(-1, &pool->cpu[get_cpu()].out);
+	put_cpu();
 	if (READ_ONCE(pool->curr_nr) < READ_ONCE(pool->min_nr)) {
 		poison_element(pool, element, false);
 		spin_lock_irqsave(&pool->lock, flags);

@@ -10,7 +10,13 @@
  * pages out) always gets them in the end, however short memory is: each
  * element it gets comes back when its I/O completes.
  *
- * The API and its types are those of Linux 2.6's first version.
+ * The API: mempool_create/resize/destroy/alloc/free, the slab element
+ * functions and the int gfp_mask of the allocator types are 2.6.11's (and
+ * LWN's 2003 description of 2.6.0's); gfp_t replaced int by 2.6.18.  The
+ * kmalloc and page element functions are 2.6.18's (not in 2.6.11); the
+ * mempool_create_*_pool() helpers come from later releases (not
+ * re-checked which).  The per-CPU counts, the reserve poisoning and the
+ * list of pools are mm86's own.  docs/linux-2.6.md has the details.
  */
 #ifndef MM_MEMPOOL_H
 #define MM_MEMPOOL_H

@@ -4,22 +4,25 @@
  *
  * Zones are fixed by what the hardware can address: ZONE_DMA below
  * 16 MiB, ZONE_NORMAL up to the end of the linear map (max_low_pfn),
- * ZONE_HIGHMEM above.  A node spans [start_pfn, end_pfn) and gets the
+ * ZONE_HIGHMEM above (i386 2.6).  A node spans [start_pfn, end_pfn) and gets the
  * parts of those ranges that fall inside it; empty zones stay, with
  * spanned = present = 0, so that zone indexes mean the same everywhere.
  *
  * Watermarks follow Linux 2.6 (setup_per_zone_pages_min): min_free_kbytes
- * = sqrt(lowmem_kbytes * 16), clamped to [128, 65536], shared among the
- * lowmem zones in proportion to their size; highmem zones get a small
- * fixed min (present/1024 clamped to [32, 128]); low = min + share/4 and
- * high = min + share/2.  lowmem_reserve follows setup_per_zone_lowmem_
- * reserve with ratios 256 (DMA) and 32 (NORMAL): a lower zone keeps back,
- * from allocations that prefer a higher zone, the higher zones' pages
- * divided by its ratio, so that ZONE_DMA is not eaten by GFP_KERNEL.
+ * = sqrt(lowmem_kbytes * 16), clamped to [128, 65536] (2.6.11), shared
+ * among the lowmem zones in proportion to their size (2.6.11); highmem
+ * zones get a small fixed min (present/1024 clamped to [32, 128]) (2.6.11);
+ * low = min + share/4 and high = min + share/2 (2.6.11: min*5/4, min*6/4).
+ * lowmem_reserve follows setup_per_zone_lowmem_reserve with ratios 256
+ * (DMA) and 32 (NORMAL) (2.6.11): a lower zone keeps back, from
+ * allocations that prefer a higher zone, the higher zones' pages divided
+ * by its ratio, so that ZONE_DMA is not eaten by GFP_KERNEL.
  *
  * Zonelists: for each zone modifier, the preferred zone and the zones it
  * may fall back to, highest first (HIGHMEM -> NORMAL -> DMA), populated
- * zones only; nodes in order of distance from the list's own node.
+ * zones only; nodes in order of distance from the list's own node
+ * (2.6.11's build_zonelists, without its load balancing between nodes at
+ * equal distance).
  *
  * Runs at boot on one CPU; no locks.
  */

@@ -13,6 +13,9 @@
  * memory into N nodes of (nearly) equal RAM when the firmware describes
  * none, with CPUs dealt to them in turn - how to try NUMA code on a
  * machine that has none.  Runs once, at boot, on the boot CPU.
+ *
+ * Release: no 2.6 rule is claimed here.  SRAT/SLIT nodes and numa=off,
+ * numa=fake=N follow newer x86 Linux; not checked against a release.
  */
 #include "kernel/arch.h"
 #include "kernel/cmdline.h"

@@ -6,6 +6,10 @@
  * whatever CPU 0 wrote to its per-CPU variables during early boot moves
  * with it.  Then every CPU's segment base is pointed at its copy; the boot
  * CPU switches at once, the others load theirs as they start.
+ *
+ * Release: 2.6.11's setup_per_cpu_areas copied the template from bootmem
+ * memory before the page allocator ran; copying later, node-locally, is
+ * newer Linux's choice (not checked against a release).
  */
 #include "kernel/arch.h"
 #include "kernel/bug.h"

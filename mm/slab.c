@@ -7,10 +7,22 @@
  * constructor's work survive free/alloc cycles (the constructor runs when
  * an object is built, not each time it is handed out).  A per-CPU array
  * of free objects in front of the slabs (a magazine) makes the common
- * alloc and free a push or pop with interrupts off: no lock, no shared
- * cache line.  Slabs are coloured - each new one starts its objects one
- * cache line further in, cycling - so that the same object of different
- * slabs does not always compete for the same cache sets.
+ * alloc and free a push or pop with interrupts off (2.6.11): no lock, no
+ * shared cache line - each CPU's array sits on cache lines of its own
+ * (mm/slab_cache.c).  Slabs are coloured - each new one starts its objects
+ * one cache line further in, cycling (2.6.11) - so that the same object of
+ * different slabs does not always compete for the same cache sets.
+ *
+ * Releases followed: an empty array takes up to batchcount objects,
+ * partial slabs first, under one lock, and looks at itself again after a
+ * grow that ran with interrupts on (2.6.11's cache_alloc_refill); a full
+ * array gives its oldest batchcount back (2.6.11); a slab that empties
+ * goes back to the page allocator once its node holds more than
+ * free_limit free objects (2.6.11); slabs are kept per node and a refill
+ * takes from this CPU's node (2.6.14).  Not followed: shared and alien
+ * arrays, the small refill of an untouched array, and a
+ * kmem_cache_shrink() that returns whether slabs remain - here it
+ * returns the pages freed (docs/linux-2.6.md lists these).
  *
  * Invariants:
  *  - every object is in exactly one place: handed out, in one CPU's array,
@@ -239,8 +251,15 @@ static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
 
 /* ---- the per-CPU arrays ---------------------------------------------- */
 
+/*
+ * This CPU's array (2.6's cpu_cache_get).  Interrupts must be off: a
+ * handler on this CPU pushes and pops the same array, and with them on a
+ * task preempted between the lookup and the push would share it with the
+ * task that runs next (asserted).
+ */
 static struct array_cache *cpu_array(struct kmem_cache *cachep)
 {
+	BUG_ON(!irqs_disabled());
 	return cachep->array[smp_processor_id()];
 }
 

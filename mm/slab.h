@@ -6,7 +6,9 @@
  * 2^order pages from the page allocator - into objects, keeps a per-CPU
  * array of free objects in front of them (Bonwick's magazines), and
  * colours its slabs so that objects of different slabs fall on different
- * cache lines.  kmalloc() is a set of caches of fixed sizes.
+ * cache lines.  kmalloc() is a set of caches of fixed sizes, size-32 to
+ * size-131072 (2.6.11); larger requests are served from pages here, where
+ * 2.6.11 returned NULL (docs/linux-2.6.md).
  */
 #ifndef MM_SLAB_H
 #define MM_SLAB_H

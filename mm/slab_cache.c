@@ -4,18 +4,26 @@
  *
  * Layout (Linux 2.6's rules): objects are rounded to the cache's
  * alignment - a cache line with SLAB_HWCACHE_ALIGN, halved while the
- * object fits in half of it - and a slab is the smallest block of pages
- * that wastes at most an eighth of itself.  What is left over becomes the
- * colour range: successive slabs start their objects colour_off bytes
- * further in, cycling.  Objects of PAGE_SIZE/8 or more keep their slab
- * descriptor off the slab, in a kmalloc cache.  Each CPU's array holds
- * "limit" objects and moves "batchcount" at a time, by object size.
+ * object fits in half of it (2.6.11) - and a slab is the smallest block of
+ * pages that wastes at most an eighth of itself (2.6.11).  What is left
+ * over becomes the colour range: successive slabs start their objects
+ * colour_off = max(cache line, align) bytes further in, cycling (2.6.11).
+ * Objects of PAGE_SIZE/8 or more keep their slab descriptor off the slab,
+ * in a kmalloc cache (2.6.11; unlike 2.6.11 it never moves back on-slab
+ * when the left-over room would hold it).  Each CPU's array holds "limit"
+ * objects and moves "batchcount" = (limit + 1) / 2 at a time, by object
+ * size (2.6's enable_cpucache), and a node gives an empty slab back above
+ * free_limit = (1 + CPUs) * batchcount + num free objects (2.6.11's
+ * formula; 2.6.14 counts the node's CPUs only).
  *
  * Bootstrap: struct kmem_cache objects come from the cache of caches,
  * which is static and set up first, by hand, with its descriptors on its
  * slabs (no kmalloc cache exists yet); kmalloc's caches follow, smallest
  * first, so that each off-slab class finds a smaller one for its
- * descriptors.  Per-CPU arrays come straight from the page allocator.
+ * descriptors.  Per-CPU arrays come straight from the page allocator,
+ * one block per cache, each CPU's array padded to whole cache lines
+ * (2.6.11 kmalloc()ed each CPU's array from its cache-line-aligned kmalloc
+ * caches; here the kmalloc caches do not exist yet, and are not aligned).
  *
  * Locking: cache_chain_mutex (a sleeping lock) protects the list of
  * caches; walkers hold it too, so that a cache cannot go while a reaper
@@ -110,21 +118,45 @@ unsigned int slab_array_limit(unsigned int size)
 	return 120;
 }
 
-/* Per-CPU arrays for every possible CPU, in one block from the page allocator. */
-static bool alloc_arrays(struct kmem_cache *cachep)
+/*
+ * Bytes between two CPUs' arrays: one array rounded up to whole cache
+ * lines.  The block starts on a page, so each array starts on a line of
+ * its own and no line holds two CPUs' arrays: the CPU that pushes and
+ * pops its array never bounces a line another CPU writes (each CPU's
+ * array was a separate, cache-line-aligned kmalloc object) (2.6.11).
+ */
+static size_t array_stride(const struct kmem_cache *cachep)
 {
-	size_t one = sizeof(struct array_cache) + cachep->limit * sizeof(void *);
-	size_t total = one * nr_cpu_ids;
+	return ALIGN(sizeof(struct array_cache) + cachep->limit * sizeof(void *),
+		     (size_t)L1_CACHE_BYTES);
+}
+
+/* The order of the block that holds every possible CPU's array. */
+static unsigned int arrays_order(const struct kmem_cache *cachep)
+{
+	size_t total = array_stride(cachep) * nr_cpu_ids;
 	unsigned int order = 0;
-	char *mem;
 
 	while ((PAGE_SIZE << order) < total)
 		order++;
-	mem = (char *)__get_free_pages(GFP_KERNEL, order);
+	return order;
+}
+
+/*
+ * Per-CPU arrays for every possible CPU, in one block from the page
+ * allocator, each on cache lines of its own (array_stride).  The block
+ * comes from the creator's node: mm86 does not place arrays node-locally.
+ */
+static bool alloc_arrays(struct kmem_cache *cachep)
+{
+	size_t stride = array_stride(cachep);
+	char *mem;
+
+	mem = (char *)__get_free_pages(GFP_KERNEL, arrays_order(cachep));
 	if (!mem)
 		return false;
 	for (int cpu = 0; cpu < (int)nr_cpu_ids; cpu++) {
-		struct array_cache *ac = (struct array_cache *)(mem + cpu * one);
+		struct array_cache *ac = (struct array_cache *)(mem + cpu * stride);
 
 		ac->avail = 0;
 		ac->limit = cachep->limit;
@@ -137,12 +169,7 @@ static bool alloc_arrays(struct kmem_cache *cachep)
 
 static void free_arrays(struct kmem_cache *cachep)
 {
-	size_t one = sizeof(struct array_cache) + cachep->limit * sizeof(void *);
-	unsigned int order = 0;
-
-	while ((PAGE_SIZE << order) < one * nr_cpu_ids)
-		order++;
-	free_pages((unsigned long)cachep->array[0], order);
+	free_pages((unsigned long)cachep->array[0], arrays_order(cachep));
 	memset(cachep->array, 0, sizeof(cachep->array));
 }
 

@@ -22,6 +22,12 @@
  * Every report is one "BUG:" line naming the cache, the object and what
  * was found, then details, and stops the kernel: corrupted memory must not
  * be handed out.
+ *
+ * Releases: the poison bytes and the red-zone-then-owner layout are those
+ * of 2.6's CONFIG_DEBUG_SLAB (2.6.11 builds it in at compile time; its
+ * values were not re-checked); the boot-time letters and per-cache choice
+ * are SLUB's slub_debug, from after 2.6.11 (not re-checked which release).
+ * See docs/linux-2.6.md.
  */
 #include "kernel/arch.h"
 #include "kernel/bug.h"

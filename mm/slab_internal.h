@@ -15,6 +15,11 @@
  * back at its cache and slab (page_get_cache/page_get_slab), which is how
  * kfree() finds both without being told a size.
  *
+ * The structures are 2.6's: struct slab with bufctl[] after it (2.6.11),
+ * a per-CPU struct array_cache (2.6.11) and a struct kmem_list3 of three
+ * slab lists per node (2.6.14).  kmem_bufctl_t is 16 bits here (2.6.11
+ * used an unsigned int), which limits a slab to 65534 objects.
+ *
  * An object with debugging on (buffer_size includes all of it):
  *
  *   | red zone 1 (8) | object (object_size, rounded to 8) | red zone 2 (8) |

@@ -4,7 +4,8 @@
  * mm86 has no page cache and no swap, so what can be reclaimed is what
  * subsystems keep for speed: the slab layer's free slabs and per-CPU
  * arrays (kmem_cache_reap_all), and whatever a registered shrinker owns.
- * Reclaim runs in two places, as in Linux 2.6:
+ * Reclaim runs in two places, as in Linux 2.6 (2.6.11's __alloc_pages and
+ * kswapd):
  *
  *  - direct reclaim: an allocation that may sleep (__GFP_WAIT) and found
  *    nothing at the min watermark calls try_to_free_pages() itself, and
@@ -12,10 +13,10 @@
  *    (mm/page_alloc.c);
  *  - kswapd, one thread per node: woken by an allocation that found one
  *    of the node's zones below pages_low, it reclaims until every zone is
- *    back at pages_high, then sleeps.  So a steady allocator seldom has to
+ *    back at pages_high, then sleeps (2.6.11).  So a steady allocator seldom has to
  *    reclaim directly: kswapd keeps ahead of it between low and high.
  *
- * Both scan with a falling priority, DEF_PRIORITY (12) to 0: at priority
+ * Both scan with a falling priority, DEF_PRIORITY (12) to 0 (2.6.11): at priority
  * p a shrinker is asked to scan 1/2^p of what it holds (scaled by its
  * seeks), credit below a batch carried over to the next pass, so that
  * light pressure scans little and heavy pressure scans everything.  A
@@ -30,7 +31,8 @@
  *
  * Reclaimers run with PF_MEMALLOC, which lets their own allocations take
  * the last pages below the watermarks and keeps them from recursing into
- * reclaim.
+ * reclaim (2.6.11).  When reclaim frees nothing, the allocation fails:
+ * there is no OOM killer (2.6.11 called out_of_memory() and retried).
  *
  * Locking: shrinker_mutex protects the list of shrinkers; reclaim only
  * try-locks it (a shrinker being registered by the allocating task must

@@ -201,14 +201,19 @@ static unsigned long free_pages_now(void)
 	return nr_free_pages() + nr_pcp_pages();
 }
 
+/*
+ * The cases look at their own CPU's array and node from a task: raw, as
+ * tasks never move between CPUs (kernel/sched.c), so the answer cannot go
+ * stale, and the cases only read what they find there.
+ */
 static struct array_cache *this_array(struct kmem_cache *c)
 {
-	return c->array[smp_processor_id()];
+	return c->array[raw_smp_processor_id()];
 }
 
 static struct kmem_list3 *this_node(struct kmem_cache *c)
 {
-	return &c->nodelists[numa_node_id()];
+	return &c->nodelists[cpu_to_node(raw_smp_processor_id())];
 }
 
 /* list_lock acquisitions so far (the ticket lock hands out one per lock). */
@@ -1338,6 +1343,54 @@ static void dma_cache_objects_lie_in_zone_dma(struct ktest *t)
 	}
 }
 
+/*
+ * No cache line holds parts of two CPUs' arrays (mm/slab.c: "no shared
+ * cache line"): for every cache and every pair of possible CPUs, the
+ * lines [first, last] each array's bytes - the header and limit entry
+ * slots - fall on are disjoint.
+ */
+static void cpu_arrays_share_no_cache_line(struct ktest *t)
+{
+	struct kmem_cache *c;
+	unsigned int caches = 0, pairs = 0;
+
+	if (nr_cpu_ids < 2)
+		ktest_skip(t, "one possible CPU: no pair of arrays to compare");
+	mutex_lock(&cache_chain_mutex);
+	list_for_each_entry(c, &cache_chain, next) {
+		caches++;
+		for (int a = 0; a < (int)nr_cpu_ids; a++) {
+			const struct array_cache *x = c->array[a];
+			unsigned long xb = (unsigned long)x;
+			unsigned long xl = xb / L1_CACHE_BYTES;
+			unsigned long xe = (xb + sizeof(*x) + x->limit * sizeof(void *) - 1) /
+					   L1_CACHE_BYTES;
+
+			for (int b = a + 1; b < (int)nr_cpu_ids; b++) {
+				const struct array_cache *y = c->array[b];
+				unsigned long yb = (unsigned long)y;
+				unsigned long yl = yb / L1_CACHE_BYTES;
+				unsigned long ye = (yb + sizeof(*y) + y->limit * sizeof(void *) - 1) /
+						   L1_CACHE_BYTES;
+
+				pairs++;
+				if (!(xe < yl || ye < xl)) {
+					KTEST_FAIL(t, "%s: CPU %d's array %p (lines %#lx-%#lx) and CPU %d's %p (lines %#lx-%#lx) share a cache line",
+						   c->name, a, (void *)x, xl, xe, b,
+						   (void *)y, yl, ye);
+					goto out;
+				}
+			}
+		}
+	}
+out:
+	mutex_unlock(&cache_chain_mutex);
+	/* Every cache was looked at, and every pair in each. */
+	KTEST_EXPECT_GT(t, caches, 0U);
+	if (!t->failed)
+		KTEST_EXPECT_EQ(t, pairs, caches * nr_cpu_ids * (nr_cpu_ids - 1) / 2);
+}
+
 static void bad_arguments_are_refused(struct ktest *t)
 {
 	KTEST_EXPECT_NULL(t, kmem_cache_create("bad-size-0", 0, 0, 0, NULL));
@@ -1362,6 +1415,7 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(destroy_gives_the_pages_back),
 	KTEST_CASE(dma_cache_objects_lie_in_zone_dma),
 	KTEST_CASE(bad_arguments_are_refused),
+	KTEST_CASE(cpu_arrays_share_no_cache_line),
 	KTEST_END,
 };
 
