@@ -105,7 +105,7 @@ static void cache_init_objs(struct kmem_cache *cachep, struct slab *slabp)
 			slab_debug_init_obj(cachep, objp);
 		if (cachep->ctor) {
 			cachep->ctor(objp);
-			cachep->ctor_calls++;
+			slab_stat_inc(&cachep->ctor_calls);
 		}
 		slabp->bufctl[i] = i + 1;
 	}
@@ -160,7 +160,7 @@ static bool cache_grow(struct kmem_cache *cachep, gfp_t flags, int nid)
 	list_add_tail(&slabp->list, &l3->slabs_free);
 	l3->free_objects += cachep->num;
 	l3->nr_slabs++;
-	cachep->grown++;
+	slab_stat_inc(&cachep->grown);
 	spin_unlock_irqrestore(&l3->list_lock, irqflags);
 	if (flags & __GFP_WAIT)
 		local_irq_disable();
@@ -199,7 +199,7 @@ static void slab_destroy(struct kmem_cache *cachep, struct slab *slabp)
 		page[i].owner_data[0] = page[i].owner_data[1] = 0;
 	}
 	cachep->nodelists[slabp->nodeid].nr_slabs--;
-	cachep->reaped++;
+	slab_stat_inc(&cachep->reaped);
 	if (cachep->flags & CFLGS_OFF_SLAB)
 		kmem_cache_free(cachep->slabp_cache, slabp);
 	__free_pages(page, cachep->gfporder);

@@ -99,11 +99,20 @@ struct kmem_cache {
 
 	struct kmem_list3 nodelists[MAX_NUMNODES];
 
-	/* Statistics, for slabinfo and the tests. */
+	/*
+	 * Statistics, for slabinfo and the tests.  Each node's list_lock
+	 * covers only its own node and constructors run with no lock, so
+	 * two CPUs may count at once: slab_stat_inc() adds atomically.
+	 */
 	unsigned long grown;		/* slabs made */
 	unsigned long reaped;		/* slabs given back */
 	unsigned long ctor_calls;
 };
+
+static inline void slab_stat_inc(unsigned long *stat)
+{
+	__atomic_fetch_add(stat, 1, __ATOMIC_RELAXED);
+}
 
 /* The objects a CPU's array may hold, from the object size (2.6's rule). */
 unsigned int slab_array_limit(unsigned int buffer_size);
