@@ -121,7 +121,8 @@ void kernel_init(const struct boot_info *bi)
 	arch_timer_start();
 	smp_call_function(start_tick, NULL, true);
 	system_state = SYSTEM_RUNNING;
-	arch_local_irq_enable();
+	debug_preempt_init();
+	local_irq_enable();
 	init = kthread_create(init_thread, NULL, "init");
 	if (IS_ERR(init))
 		panic("cannot start the init thread: %ld", PTR_ERR(init));
