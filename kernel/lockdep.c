@@ -142,6 +142,16 @@ static int debug_locks_setup(const char *val)
 }
 early_param("debug_locks", debug_locks_setup);
 
+void lockdep_info(void)
+{
+	if (debug_locks_at_boot)
+		pr_info("lockdep: the lock validator is on (debug_locks=0 turns it off): %u classes, %u dependencies, %u chains at most\n",
+			MAX_LOCKDEP_KEYS, MAX_LOCKDEP_ENTRIES,
+			MAX_LOCKDEP_CHAINS);
+	else
+		pr_info("lockdep: the lock validator is off (debug_locks=0)\n");
+}
+
 bool lockdep_enabled_at_boot(void)
 {
 	return debug_locks_at_boot;

@@ -61,6 +61,8 @@ struct held_lock {
 
 /* On unless debug_locks=0, off after the first report. */
 extern int debug_locks;
+/* Says at boot whether the validator is on. */
+void lockdep_info(void);
 /* Turns the validator off (after a report); 1 if it was on. */
 int debug_locks_off(void);
 

@@ -17,6 +17,7 @@
 #include "kernel/arch.h"
 #include "kernel/bug.h"
 #include "kernel/cmdline.h"
+#include "kernel/lockdep.h"
 #include "kernel/multiboot.h"
 #include "kernel/multiboot2.h"
 #include "kernel/percpu.h"
@@ -72,6 +73,7 @@ void kernel_setup(const struct boot_info *bi)
 	cmdline_init(bi->cmdline);
 	e820__memory_setup(bi);
 	parse_early_params();
+	lockdep_info();
 	e820__finish_early_params();
 
 	arch_time_init();

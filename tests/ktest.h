@@ -130,6 +130,14 @@ int ktest_run_suite(const struct ktest_suite *s);
  * the log's lock.  One capture at a time.
  */
 #define KTEST_CAPTURE_LINE 160
+/*
+ * A passing boot may print "BUG:" or "WARNING:" only between these two
+ * lines (tools/runner.py): reports a case provokes on purpose.  Capture
+ * start and stop print them; ktest_expected_reports(true/false) too.
+ */
+#define KTEST_EXPECTED_BEGIN "ktest: expected reports begin"
+#define KTEST_EXPECTED_END "ktest: expected reports end"
+void ktest_expected_reports(bool begin);
 void ktest_capture_start(void (*fn)(const char *line));
 void ktest_capture_stop(void);
 

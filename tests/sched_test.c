@@ -316,10 +316,12 @@ static void might_sleep_counts_atomic_callers(struct ktest *t)
 	KTEST_EXPECT_EQ(t, nr_might_sleep_reports() - base, 0UL);
 
 	ktest_printf(t, "expected below: one \"BUG: sleeping function called from invalid context\" report");
+	ktest_expected_reports(true);
 	preempt_disable();
 	for (int i = 0; i < 3; i++)
 		call_might_sleep();
 	preempt_enable();
+	ktest_expected_reports(false);
 	KTEST_EXPECT_EQ(t, nr_might_sleep_reports() - base, 3UL);
 
 	local_irq_disable();
