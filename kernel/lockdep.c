@@ -482,7 +482,8 @@ static void print_deadlock_tail(struct task_struct *t)
 	print_held_locks(t);
 }
 
-static void report_recursive(struct task_struct *t, const struct held_lock *prev,
+static void report_recursive(struct task_struct *t,
+			     const struct held_lock *prev,
 			     const struct held_lock *next)
 {
 	if (!report_begin())
@@ -507,7 +508,8 @@ static void report_recursive(struct task_struct *t, const struct held_lock *prev
  * The search found next ->* prev: prev is reached by the edge in its
  * bfs_edge from bfs_parent, and so on back to next.
  */
-static void report_circular(struct task_struct *t, const struct held_lock *prev,
+static void report_circular(struct task_struct *t,
+			    const struct held_lock *prev,
 			    const struct held_lock *next)
 {
 	struct lock_class *path[MAX_LOCK_DEPTH];

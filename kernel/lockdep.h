@@ -78,7 +78,7 @@ void lock_release(struct lockdep_map *map, unsigned long ip);
 /* Interrupts are about to be enabled: the held locks are HARDIRQ-ON. */
 void lockdep_hardirqs_on(unsigned long ip);
 
-/* The address of the code that uses it (in an inline function: its caller's). */
+/* The address of the code using it (in an inline function: the caller's). */
 #define _THIS_IP_                                                           \
 	({                                                                   \
 		__label__ __here;                                            \

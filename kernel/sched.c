@@ -30,7 +30,8 @@
  * takes the wakee's queue lock; schedule() its own.  No path holds two
  * queue locks (the validator would call it recursive).  rq->lock is held
  * across the switch itself: the task switching out releases it in the
- * validator's view, the one switched to unlocks the bare ticket lock.  (Thread creation and exit: kernel/kthread.c.)
+ * validator's view, the one switched to unlocks the bare ticket lock.
+ * (Thread creation and exit: kernel/kthread.c.)
  */
 #include "kernel/arch.h"
 #include "kernel/bug.h"

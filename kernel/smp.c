@@ -70,6 +70,7 @@ void smp_handle_call_function(void)
 	void *info;
 	bool wait;
 
+	lockdep_assert_irqs_disabled();
 	if (!test_and_clear_bit((unsigned long)cpu, call_pending))
 		return;
 	d = call_data;

@@ -21,6 +21,12 @@
  * returns: the thread count is a leak-checked resource.
  *
  * Output is KTAP version 1 with one nested subtest block per suite.
+ *
+ * A case that asks which CPU it runs on uses raw_smp_processor_id(): a
+ * task never changes CPU, so the answer is the task's own even where it
+ * could be preempted, and the checked smp_processor_id() would report
+ * there (kernel/smp.h).  Code that updates per-CPU data still needs
+ * preemption or interrupts off around the update.
  */
 #ifndef TESTS_KTEST_H
 #define TESTS_KTEST_H

@@ -203,7 +203,7 @@ static unsigned long free_pages_now(void)
 
 static struct array_cache *this_array(struct kmem_cache *c)
 {
-	return c->array[smp_processor_id()];
+	return c->array[raw_smp_processor_id()];
 }
 
 static struct kmem_list3 *this_node(struct kmem_cache *c)
