@@ -55,7 +55,7 @@ static struct per_cpu_pages *hot(void)
 
 static struct per_cpu_pages *cold(void)
 {
-	return &pz.pageset[smp_processor_id()].pcp[1];
+	return &pz.pageset[raw_smp_processor_id()].pcp[1];
 }
 
 /*

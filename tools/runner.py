@@ -25,8 +25,8 @@ isa-debug-exit) and its serial log holds a well-formed KTAP report with no
 it came up (where ACPI was found, say).  A "fail" boot passes when QEMU
 exits N, some log line (less its "[ timestamp ] " prefix) fully matches
 REGEX, and the boot does not pass the pass rule.  A "pass" boot also
-fails when it printed a report line ("BUG:" or "WARNING:" at the start
-of a line, less its timestamp) outside the lines "ktest: expected
+fails when the kernel printed a report line ("BUG:" or "WARNING:" just
+after printk's timestamp) outside the lines "ktest: expected
 reports begin" and "ktest: expected reports end", between which a case
 provokes reports on purpose (tests/ktest_capture.c): the lock
 validator's and might_sleep()'s reports warn and go on, so a boot that
@@ -373,11 +373,15 @@ EXPECTED_END = "ktest: expected reports end"
 
 
 def unexpected_reports(log: str) -> list[str]:
-    """Report lines ("BUG: ...", "WARNING: ...") outside the expected
-    regions that cases mark around the reports they provoke."""
+    """The kernel's report lines ("[ timestamp ] BUG: ...", "WARNING: ...")
+    outside the expected regions that cases mark around the reports they
+    provoke.  Lines without printk's timestamp are the firmware's or the
+    loader's (GRUB under OVMF prints "WARNING: no console ...")."""
     found = []
     expected = False
     for raw in log.split("\n"):
+        if not TIMESTAMP_RE.match(raw):
+            continue
         line = strip_timestamp(raw)
         if line == EXPECTED_BEGIN:
             expected = True
