@@ -167,6 +167,15 @@ unsigned long lockdep_nr_reports(void)
 	return READ_ONCE(nr_reports);
 }
 
+void lockdep_print_stats(void)
+{
+	pr_info("lockdep: %s; %u classes, %u dependencies, %u chains, %lu reports (expected ones included)\n",
+		debug_locks ? "on" : lockdep_enabled_at_boot() ?
+		"turned off by a report" : "off",
+		READ_ONCE(nr_classes), READ_ONCE(nr_edges),
+		READ_ONCE(nr_chains), lockdep_nr_reports());
+}
+
 void lockdep_stats(unsigned int *nclasses, unsigned int *nedges,
 		   unsigned int *nchains)
 {

@@ -61,8 +61,9 @@ struct held_lock {
 
 /* On unless debug_locks=0, off after the first report. */
 extern int debug_locks;
-/* Says at boot whether the validator is on. */
+/* Says at boot whether the validator is on; at the end what it saw. */
 void lockdep_info(void);
+void lockdep_print_stats(void);
 /* Turns the validator off (after a report); 1 if it was on. */
 int debug_locks_off(void);
 

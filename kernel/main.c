@@ -108,6 +108,7 @@ static int init_thread(void *unused)
 	show_mempools();
 	show_reclaim_stats();
 	show_tasks();
+	lockdep_print_stats();
 	arch_exit(failed ? EXIT_FAILURE_STATUS : EXIT_ALL_PASSED);
 }
 
