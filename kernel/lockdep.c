@@ -77,10 +77,6 @@
 #include "lib/sprintf.h"
 #include "lib/string.h"
 
-/* Table sizes: a report, then off, when one is too small (Linux's names). */
-#define MAX_LOCKDEP_KEYS 512
-#define MAX_LOCKDEP_ENTRIES 4096
-#define MAX_LOCKDEP_CHAINS 4096
 #define CHAIN_HASH_SIZE (2 * MAX_LOCKDEP_CHAINS)
 #define CLASS_HASH_SIZE 1024
 

@@ -56,6 +56,14 @@ struct held_lock {
 	u8 trylock;
 };
 
+/*
+ * Table sizes (kernel/lockdep.c): when one is too small the validator
+ * says so ("BUG: MAX_LOCKDEP_KEYS too low!", Linux's names) and stops.
+ */
+#define MAX_LOCKDEP_KEYS 512		/* classes */
+#define MAX_LOCKDEP_ENTRIES 4096	/* dependencies */
+#define MAX_LOCKDEP_CHAINS 4096		/* distinct held-class sequences */
+
 /* Held locks per task: Linux's MAX_LOCK_DEPTH (48 since 2.6.24). */
 #define MAX_LOCK_DEPTH 48
 

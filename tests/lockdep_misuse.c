@@ -16,8 +16,16 @@
  *   lockdep_bad_unlock      spin_unlock() of a lock nobody holds
  *   smp_processor_id_preemptible  smp_processor_id() in init with
  *                           preemption and interrupts on
+ *   lockdep_nonstatic_key   a lock on the stack never initialised: its
+ *                           address is no key (then the validator is off)
+ *   lockdep_invalid_subclass spin_lock_nested() with subclass 8
+ *   lockdep_depth           more locks held at once than MAX_LOCK_DEPTH
+ *   lockdep_keys            more classes than MAX_LOCKDEP_KEYS
+ * The last four print a "BUG:"/"INFO:" line and turn the validator off.
  */
+#include "kernel/lockdep.h"
 #include "kernel/printk.h"
+#include "lib/string.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "tests/ktest.h"
@@ -83,3 +91,53 @@ static void misuse_smp_processor_id_preemptible(void)
 		smp_processor_id());
 }
 KTEST_MISUSE(smp_processor_id_preemptible, misuse_smp_processor_id_preemptible);
+
+static void misuse_lockdep_nonstatic_key(void)
+{
+	spinlock_t on_stack;
+
+	/* Zeroed, not spin_lock_init(): no key, and not a static object. */
+	memset(&on_stack, 0, sizeof(on_stack));
+	pr_info("ktest: misuse lockdep_nonstatic_key: a lock on the stack without spin_lock_init()\n");
+	spin_lock(&on_stack);
+	spin_unlock(&on_stack);
+}
+KTEST_MISUSE(lockdep_nonstatic_key, misuse_lockdep_nonstatic_key);
+
+static void misuse_lockdep_invalid_subclass(void)
+{
+	pr_info("ktest: misuse lockdep_invalid_subclass: spin_lock_nested(misuse_a, 8)\n");
+	spin_lock_nested(&misuse_a, 8);
+	spin_unlock(&misuse_a);
+}
+KTEST_MISUSE(lockdep_invalid_subclass, misuse_lockdep_invalid_subclass);
+
+/* Zeroed static locks: each keyed by its own address, its own class. */
+#define MANY_LOCKS (MAX_LOCKDEP_KEYS + 1)
+static spinlock_t many[MANY_LOCKS];
+
+static void misuse_lockdep_depth(void)
+{
+	unsigned long flags;
+
+	pr_info("ktest: misuse lockdep_depth: %d locks held at once\n",
+		MAX_LOCK_DEPTH + 1);
+	local_irq_save(flags);
+	for (int i = 0; i <= MAX_LOCK_DEPTH; i++)
+		spin_lock(&many[i]);
+	for (int i = MAX_LOCK_DEPTH; i >= 0; i--)
+		spin_unlock(&many[i]);
+	local_irq_restore(flags);
+}
+KTEST_MISUSE(lockdep_depth, misuse_lockdep_depth);
+
+static void misuse_lockdep_keys(void)
+{
+	pr_info("ktest: misuse lockdep_keys: %d classes of lock, one each\n",
+		MANY_LOCKS);
+	for (int i = 0; i < MANY_LOCKS; i++) {
+		spin_lock(&many[i]);
+		spin_unlock(&many[i]);
+	}
+}
+KTEST_MISUSE(lockdep_keys, misuse_lockdep_keys);

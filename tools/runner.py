@@ -25,8 +25,8 @@ isa-debug-exit) and its serial log holds a well-formed KTAP report with no
 it came up (where ACPI was found, say).  A "fail" boot passes when QEMU
 exits N, some log line (less its "[ timestamp ] " prefix) fully matches
 REGEX, and the boot does not pass the pass rule.  A "pass" boot also
-fails when the kernel printed a report line ("BUG:" or "WARNING:" just
-after printk's timestamp) outside the lines "ktest: expected
+fails when the kernel printed a report line ("BUG:", "WARNING:" or
+"INFO:" just after printk's timestamp) outside the lines "ktest: expected
 reports begin" and "ktest: expected reports end", between which a case
 provokes reports on purpose (tests/ktest_capture.c): the lock
 validator's and might_sleep()'s reports warn and go on, so a boot that
@@ -367,7 +367,9 @@ def _count_rows(report: ktap.Report, boot_failed: bool) -> list[Row]:
     return rows
 
 
-REPORT_RE = re.compile(r"(BUG|WARNING): ")
+# Linux's report openings; lockdep's "INFO: trying to register non-static
+# key." turns the validator off for the rest of the boot.
+REPORT_RE = re.compile(r"(BUG|WARNING|INFO): ")
 EXPECTED_BEGIN = "ktest: expected reports begin"
 EXPECTED_END = "ktest: expected reports end"
 
@@ -413,7 +415,7 @@ def _judge_pass(boot: Boot, outcome: Outcome,
         if more > 0:
             shown += f"\n... and {more} more"
         reasons.append(f"{plural(len(reports), 'unexpected report')} "
-                       f"(a BUG: or WARNING: line outside the cases' "
+                       f"(a BUG:, WARNING: or INFO: line outside the cases' "
                        f"expected reports):\n{shown}")
     if report.errors:
         shown = report.errors[:MAX_KTAP_ERRORS]
