@@ -541,14 +541,15 @@ static void report_circular(struct task_struct *t,
 	for (unsigned int i = 0; i < n; i++) {
 		const struct lock_class *from =
 			i + 1 < n ? path[i + 1] : next->class;
-
-		char prefix[16];
+		char prefix[16], sym[96];
 
 		snprintf(prefix, sizeof(prefix), "\n-> #%u ", n - i);
 		print_lock_name(prefix, path[i], ":\n");
 		print_ip_sym("       ", via[i]->to_ip);
-		pr_err("       (taken with %s held, taken at [<%08lx>])\n",
-		       from->name, via[i]->from_ip);
+		if (!kallsyms_lookup(via[i]->from_ip, sym, sizeof(sym)))
+			snprintf(sym, sizeof(sym), "?");
+		pr_err("       (with %s held, taken at [<%08lx>] %s)\n",
+		       from->name, via[i]->from_ip, sym);
 	}
 	print_lock_name("\n-> #0 ", next->class, ":\n");
 	print_ip_sym("       ", next->acquire_ip);
@@ -726,6 +727,8 @@ void lock_acquire(struct lockdep_map *map, unsigned int subclass, int trylock,
 
 	if (unlikely(!debug_locks) || t->lockdep_recursion)
 		return;
+	if (!ip)
+		ip = _RET_IP_;
 	flags = arch_local_irq_save();
 	t->lockdep_recursion++;
 	c = get_class(map, subclass, &locked, &gflags);
@@ -786,6 +789,8 @@ void lock_release(struct lockdep_map *map, unsigned long ip)
 
 	if (unlikely(!debug_locks) || t->lockdep_recursion)
 		return;
+	if (!ip)
+		ip = _RET_IP_;
 	flags = arch_local_irq_save();
 	t->lockdep_recursion++;
 	depth = t->lockdep_depth;
@@ -825,6 +830,8 @@ void lockdep_hardirqs_on(unsigned long ip)
 	if (!t->lockdep_depth || !debug_locks || t->lockdep_recursion ||
 	    in_irq())
 		return;
+	if (!ip)
+		ip = _RET_IP_;
 	flags = arch_local_irq_save();
 	t->lockdep_recursion++;
 	for (int i = 0; i < t->lockdep_depth; i++) {

@@ -87,25 +87,25 @@ void lock_release(struct lockdep_map *map, unsigned long ip);
 /* Interrupts are about to be enabled: the held locks are HARDIRQ-ON. */
 void lockdep_hardirqs_on(unsigned long ip);
 
-/* The address of the code using it (in an inline function: the caller's). */
-#define _THIS_IP_                                                           \
-	({                                                                   \
-		__label__ __here;                                            \
-	__here:                                                              \
-		(unsigned long)&&__here;                                     \
-	})
+/*
+ * The ip the primitives pass: 0 asks the validator to take the return
+ * address of its own entry point, which, the primitives being inline, is
+ * in the code that took the lock.  (A label's address, Linux's _THIS_IP_,
+ * lets GCC move it to the start of the function.)
+ */
+#define LOCKDEP_CALLER_IP 0UL
 #define _RET_IP_ ((unsigned long)__builtin_return_address(0))
 
 /* The validator's side of each lock operation, cheap when it is off. */
 #define lock_acquire_dep(map, subclass, trylock)                           \
 	do {                                                                 \
 		if (unlikely(debug_locks))                                   \
-			lock_acquire(map, subclass, trylock, _THIS_IP_);     \
+			lock_acquire(map, subclass, trylock, LOCKDEP_CALLER_IP); \
 	} while (0)
 #define lock_release_dep(map)                                               \
 	do {                                                                 \
 		if (unlikely(debug_locks))                                   \
-			lock_release(map, _THIS_IP_);                        \
+			lock_release(map, LOCKDEP_CALLER_IP);                \
 	} while (0)
 
 /* ---- assertions ---- */

@@ -137,7 +137,7 @@ static void finish_task_switch(void)
 	bool dead = prev->state == TASK_DEAD && !prev->on_rq;
 
 	arch_spin_unlock(&rq->lock);	/* the validator saw prev let go */
-	__lockdep_irqs_on(_THIS_IP_);
+	__lockdep_irqs_on(LOCKDEP_CALLER_IP);
 	arch_local_irq_enable();
 	preempt_enable_no_resched();
 	if (dead)
@@ -209,7 +209,7 @@ again:
 		finish_task_switch();
 	} else {
 		arch_spin_unlock(&rq->lock);
-		__lockdep_irqs_on(_THIS_IP_);
+		__lockdep_irqs_on(LOCKDEP_CALLER_IP);
 		arch_local_irq_enable();
 		preempt_enable_no_resched();
 	}

@@ -141,8 +141,8 @@ static __always_inline bool __spin_trylock_ip(spinlock_t *lock,
 
 /* Macros, so that the validator records the caller's address. */
 #define __spin_acquire(lock, subclass)                                      \
-	__spin_acquire_ip((lock), (subclass), _THIS_IP_)
-#define __spin_release(lock) __spin_release_ip((lock), _THIS_IP_)
+	__spin_acquire_ip((lock), (subclass), LOCKDEP_CALLER_IP)
+#define __spin_release(lock) __spin_release_ip((lock), LOCKDEP_CALLER_IP)
 
 #define spin_lock_nested(lock, subclass)                                    \
 	do {                                                                 \
@@ -150,7 +150,7 @@ static __always_inline bool __spin_trylock_ip(spinlock_t *lock,
 		__spin_acquire((lock), (subclass));                          \
 	} while (0)
 #define spin_lock(lock) spin_lock_nested((lock), 0)
-#define spin_trylock(lock) __spin_trylock_ip((lock), _THIS_IP_)
+#define spin_trylock(lock) __spin_trylock_ip((lock), LOCKDEP_CALLER_IP)
 
 #define spin_unlock(lock)                                                   \
 	do {                                                                 \
@@ -203,7 +203,7 @@ static __always_inline void __spin_unlock_irqrestore_ip(spinlock_t *lock,
 	preempt_enable();
 }
 #define spin_unlock_irqrestore(lock, flags)                                 \
-	__spin_unlock_irqrestore_ip((lock), (flags), _THIS_IP_)
+	__spin_unlock_irqrestore_ip((lock), (flags), LOCKDEP_CALLER_IP)
 
 #define spin_lock_irq(lock)                                                 \
 	do {                                                                 \
@@ -215,7 +215,7 @@ static __always_inline void __spin_unlock_irqrestore_ip(spinlock_t *lock,
 #define spin_unlock_irq(lock)                                               \
 	do {                                                                 \
 		__spin_release(lock);                                        \
-		__lockdep_irqs_on(_THIS_IP_);                                \
+		__lockdep_irqs_on(LOCKDEP_CALLER_IP);                        \
 		arch_local_irq_enable();                                     \
 		preempt_enable();                                            \
 	} while (0)
@@ -225,13 +225,13 @@ static __always_inline void __spin_unlock_irqrestore_ip(spinlock_t *lock,
 	do {                                                                 \
 		unsigned long __f = (flags);                                 \
 		if (!arch_irqs_disabled_flags(__f))                          \
-			__lockdep_irqs_on(_THIS_IP_);                        \
+			__lockdep_irqs_on(LOCKDEP_CALLER_IP);                \
 		arch_local_irq_restore(__f);                                 \
 	} while (0)
 #define local_irq_disable() arch_local_irq_disable()
 #define local_irq_enable()                                                  \
 	do {                                                                 \
-		__lockdep_irqs_on(_THIS_IP_);                                \
+		__lockdep_irqs_on(LOCKDEP_CALLER_IP);                        \
 		arch_local_irq_enable();                                     \
 	} while (0)
 #define irqs_disabled() arch_irqs_disabled_flags(arch_local_save_flags())

@@ -220,7 +220,7 @@ static void irqsave_is_consistent_until_irqs_come_on(struct ktest *t)
 static void bad_unlock_is_reported(struct ktest *t)
 {
 	begin(t);
-	lock_release(&lb.dep_map, _THIS_IP_);	/* lb is not held */
+	lock_release(&lb.dep_map, LOCKDEP_CALLER_IP);	/* lb is not held */
 	KTEST_EXPECT_EQ(t, end(), 1UL);
 	KTEST_EXPECT_TRUE(t, saw("WARNING: bad unlock balance detected!"));
 }
