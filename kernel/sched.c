@@ -35,6 +35,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/bug.h"
+#include "kernel/lockdep.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
@@ -204,6 +205,7 @@ again:
 		prev->saved_preempt_count = preempt_count();
 		arch_this_cpu_write_4(__preempt_count,
 				      next->saved_preempt_count);
+		lockdep_assert_irqs_disabled();
 		arch_switch_to(&prev->ctx, &next->ctx);
 		/* prev again, perhaps much later: on the same CPU. */
 		finish_task_switch();
