@@ -27,8 +27,14 @@
  *    locking detected" (2.6.18);
  *  - a class taken in hardirq context and also taken, or held, with
  *    interrupts enabled: "WARNING: inconsistent lock state", with the
- *    two usages in the order they happened (2.6.18; the indirect
- *    "irq-safe -> irq-unsafe" order check is not made here);
+ *    two usages in the order they happened (2.6.18);
+ *  - the same through the graph: a HARDIRQ-safe class (taken in a
+ *    handler) held, directly or through other locks, while a
+ *    HARDIRQ-unsafe one (taken with interrupts on) is taken: "WARNING:
+ *    HARDIRQ-safe -> HARDIRQ-unsafe lock order detected" when the edge
+ *    comes last, "WARNING: possible irq lock inversion dependency
+ *    detected" when the usage does (2.6.18).  Softirqs and read locks,
+ *    which mm86 does not have, are not tracked;
  *  - releasing a lock the task does not hold: "WARNING: bad unlock
  *    balance detected!" (2.6.18);
  *  - full tables: "BUG: MAX_LOCKDEP_KEYS too low!" and its kin, then off.
@@ -47,6 +53,9 @@
  * themselves being unable to wait); the older held locks already reach it
  * through that lock (2.6.18).  A chain cache of hashes of the held
  * classes' sequence makes a sequence seen before cost one lookup.
+ *
+ * Each edge is on two lists, its from class's after list and its to
+ * class's before list, so the usage checks can search both ways.
  *
  * Invariants: the class, edge and chain tables only grow (a test may
  * retire its private classes, lockdep_reset_keys); a class is in the
@@ -84,9 +93,11 @@
 #define LOCKF_USED_IN_HARDIRQ 0x1	/* taken in hardirq context */
 #define LOCKF_ENABLED_HARDIRQ 0x2	/* taken or held with irqs on */
 
+/* One dependency: from was held while to was taken. */
 struct lock_list {
-	struct lock_class *to;
-	struct lock_list *next;		/* the class's next edge */
+	struct lock_class *from, *to;
+	struct lock_list *next;		/* from's next edge (its after list) */
+	struct lock_list *next_before;	/* to's next edge (its before list) */
 	unsigned long from_ip;		/* where the held lock was taken */
 	unsigned long to_ip;		/* where the new one was taken */
 };
@@ -101,6 +112,7 @@ struct lock_class {
 	unsigned long usage_ip[2];	/* where each usage began */
 	struct lock_class *hash_next;
 	struct lock_list *after;	/* classes taken while this is held */
+	struct lock_list *before;	/* classes held while this was taken */
 	/* Breadth-first search state, under graph_lock. */
 	unsigned int bfs_gen;
 	struct lock_list *bfs_edge;	/* the edge it was reached by */
@@ -619,6 +631,9 @@ static void report_bad_unlock(struct task_struct *t, struct lockdep_map *map,
 
 /* ---- checks (graph_lock held) ---- */
 
+static void check_usage_inversion(struct task_struct *t, struct lock_class *c,
+				  int bit, unsigned long ip);
+
 /* bit 0: USED_IN_HARDIRQ, bit 1: ENABLED_HARDIRQ. */
 static void mark_usage(struct task_struct *t, struct lock_class *c, int bit,
 		       unsigned long ip)
@@ -631,12 +646,16 @@ static void mark_usage(struct task_struct *t, struct lock_class *c, int bit,
 	c->usage_ip[bit] = ip;
 	if (c->usage & (1u << other))
 		report_inconsistent(t, c, other, bit, ip);
+	else
+		check_usage_inversion(t, c, bit, ip);
 }
 
 /* Whether next ->* target in the graph; leaves the path in bfs_parent. */
+static struct lock_class *bfs_queue[MAX_LOCKDEP_KEYS];	/* graph_lock */
+
 static bool reaches(struct lock_class *from, struct lock_class *target)
 {
-	struct lock_class *queue[MAX_LOCKDEP_KEYS];
+	struct lock_class **queue = bfs_queue;
 	unsigned int head = 0, tail = 0;
 
 	bfs_gen++;
@@ -663,6 +682,122 @@ static bool reaches(struct lock_class *from, struct lock_class *target)
 	return false;
 }
 
+/*
+ * A class with usage bit, reachable from start (start included) along
+ * the edges (forwards: classes taken after it; backwards: classes held
+ * when it was taken); NULL if none.
+ */
+static struct lock_class *find_usage(struct lock_class *start, bool forwards,
+				     unsigned int bit)
+{
+	struct lock_class **queue = bfs_queue;
+	unsigned int head = 0, tail = 0;
+
+	bfs_gen++;
+	start->bfs_gen = bfs_gen;
+	queue[tail++] = start;
+	while (head < tail) {
+		struct lock_class *c = queue[head++];
+		struct lock_list *e;
+
+		if (c->usage & bit)
+			return c;
+		for (e = forwards ? c->after : c->before; e;
+		     e = forwards ? e->next : e->next_before) {
+			struct lock_class *o = forwards ? e->to : e->from;
+
+			if (o->dead || o->bfs_gen == bfs_gen)
+				continue;
+			o->bfs_gen = bfs_gen;
+			if (tail < MAX_LOCKDEP_KEYS)
+				queue[tail++] = o;
+		}
+	}
+	return NULL;
+}
+
+static void print_usage_site(const struct lock_class *c, int bit)
+{
+	print_lock_name("", c, "");
+	pr_err(" ... which became %s at:\n", usage_names[bit]);
+	print_ip_sym("   ", c->usage_ip[bit]);
+}
+
+/*
+ * A HARDIRQ-safe class (taken in an interrupt handler) must never be held
+ * while a HARDIRQ-unsafe one (taken with interrupts on) is taken, even
+ * through other locks: the unsafe one's holder can be interrupted by a
+ * handler that waits for the safe one, whose holder waits for the unsafe
+ * one (2.6.18's check_prev_add_irq).
+ */
+static bool check_irq_order(struct task_struct *t, struct held_lock *prev,
+			    struct held_lock *next)
+{
+	struct lock_class *safe, *unsafe;
+
+	safe = find_usage(prev->class, false, LOCKF_USED_IN_HARDIRQ);
+	if (!safe)
+		return true;
+	unsafe = find_usage(next->class, true, LOCKF_ENABLED_HARDIRQ);
+	if (!unsafe)
+		return true;
+	if (!report_begin())
+		return false;
+	print_banner("WARNING: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected");
+	pr_err("%s/%d is trying to acquire:\n", t->comm, t->pid);
+	print_held_lock(next);
+	pr_err("\nand this task is already holding:\n");
+	print_held_lock(prev);
+	pr_err("which would create a new lock dependency:\n");
+	pr_err(" (%s) -> (%s)\n", prev->class->name, next->class->name);
+	pr_err("\nbut this new dependency connects a HARDIRQ-irq-safe lock:\n");
+	print_usage_site(safe, 0);
+	pr_err("\nto a HARDIRQ-irq-unsafe lock:\n");
+	print_usage_site(unsafe, 1);
+	print_scenario_header();
+	pr_err("       CPU0                    CPU1\n");
+	pr_err("       ----                    ----\n");
+	pr_err("  lock(%s);\n", unsafe->name);
+	pr_err("                               local_irq_disable();\n");
+	pr_err("                               lock(%s);\n", safe->name);
+	pr_err("                               lock(%s);\n", unsafe->name);
+	pr_err("  <Interrupt>\n");
+	pr_err("    lock(%s);\n", safe->name);
+	print_deadlock_tail(t);
+	report_end();
+	return false;
+}
+
+/*
+ * c just gained usage bit: a HARDIRQ-safe class must not reach an unsafe
+ * one, nor an unsafe one be reached from a safe one (2.6.18's
+ * check_usage_forwards/backwards).
+ */
+static void check_usage_inversion(struct task_struct *t, struct lock_class *c,
+				  int bit, unsigned long ip)
+{
+	struct lock_class *other;
+
+	if (bit == 0)
+		other = find_usage(c, true, LOCKF_ENABLED_HARDIRQ);
+	else
+		other = find_usage(c, false, LOCKF_USED_IN_HARDIRQ);
+	if (!other || other == c || !report_begin())
+		return;
+	print_banner("WARNING: possible irq lock inversion dependency detected");
+	pr_err("%s/%d just changed the state of lock:\n", t->comm, t->pid);
+	print_ip_sym(" at: ", ip);
+	print_usage_site(c, bit);
+	if (bit == 0)
+		pr_err("but this lock took another, HARDIRQ-unsafe lock in the past:\n");
+	else
+		pr_err("but this lock was taken by another, HARDIRQ-safe lock in the past:\n");
+	print_usage_site(other, !bit);
+	pr_err("\nand interrupts could create inverse lock ordering between them.\n");
+	print_deadlock_tail(t);
+	report_end();
+}
+
 /* prev held while next is taken: the edge, unless it closes a cycle. */
 static bool add_edge(struct task_struct *t, struct held_lock *prev,
 		     struct held_lock *next)
@@ -680,12 +815,17 @@ static bool add_edge(struct task_struct *t, struct held_lock *prev,
 		table_full("MAX_LOCKDEP_ENTRIES");
 		return false;
 	}
+	if (!check_irq_order(t, prev, next))
+		return false;
 	e = &edges[nr_edges++];
+	e->from = prev->class;
 	e->to = next->class;
 	e->from_ip = prev->acquire_ip;
 	e->to_ip = next->acquire_ip;
 	e->next = prev->class->after;
 	prev->class->after = e;
+	e->next_before = next->class->before;
+	next->class->before = e;
 	return true;
 }
 
@@ -902,7 +1042,7 @@ void lockdep_reset_keys(const void *start, size_t size)
 		struct lock_list **pp = &classes[i].after;
 
 		if (classes[i].dead) {
-			*pp = NULL;
+			classes[i].after = classes[i].before = NULL;
 			continue;
 		}
 		while (*pp) {
@@ -910,6 +1050,13 @@ void lockdep_reset_keys(const void *start, size_t size)
 				*pp = (*pp)->next;
 			else
 				pp = &(*pp)->next;
+		}
+		pp = &classes[i].before;
+		while (*pp) {
+			if ((*pp)->from->dead)
+				*pp = (*pp)->next_before;
+			else
+				pp = &(*pp)->next_before;
 		}
 	}
 	graph_unlock_irqrestore(flags);

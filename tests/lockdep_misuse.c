@@ -13,6 +13,9 @@
  *                           without spin_lock_nested()
  *   lockdep_irq_inconsistent a lock taken in hardirq context, then with
  *                           interrupts on
+ *   lockdep_irq_order       a lock taken in hardirq context held while one
+ *                           taken with interrupts on is taken
+ *   lockdep_irq_inversion   the same order first, the usages after
  *   lockdep_bad_unlock      spin_unlock() of a lock nobody holds
  *   smp_processor_id_preemptible  smp_processor_id() in init with
  *                           preemption and interrupts on
@@ -76,6 +79,51 @@ static void misuse_lockdep_irq_inconsistent(void)
 	spin_unlock(&misuse_a);
 }
 KTEST_MISUSE(lockdep_irq_inconsistent, misuse_lockdep_irq_inconsistent);
+
+static DEFINE_SPINLOCK(misuse_c);
+
+/* misuse_a as an interrupt handler would take it. */
+static void take_a_in_hardirq(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	irq_enter();
+	spin_lock(&misuse_a);
+	spin_unlock(&misuse_a);
+	irq_exit();
+	local_irq_restore(flags);
+}
+
+static void a_then_c_irqsave(void)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&misuse_a, flags);
+	spin_lock(&misuse_c);
+	spin_unlock(&misuse_c);
+	spin_unlock_irqrestore(&misuse_a, flags);
+}
+
+static void misuse_lockdep_irq_order(void)
+{
+	pr_info("ktest: misuse lockdep_irq_order: misuse_c (irqs on) under misuse_a (hardirq)\n");
+	take_a_in_hardirq();
+	spin_lock(&misuse_c);
+	spin_unlock(&misuse_c);
+	a_then_c_irqsave();
+}
+KTEST_MISUSE(lockdep_irq_order, misuse_lockdep_irq_order);
+
+static void misuse_lockdep_irq_inversion(void)
+{
+	pr_info("ktest: misuse lockdep_irq_inversion: misuse_a -> misuse_c first, then their usages\n");
+	a_then_c_irqsave();
+	take_a_in_hardirq();
+	spin_lock(&misuse_c);
+	spin_unlock(&misuse_c);
+}
+KTEST_MISUSE(lockdep_irq_inversion, misuse_lockdep_irq_inversion);
 
 static void misuse_lockdep_bad_unlock(void)
 {

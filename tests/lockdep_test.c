@@ -16,6 +16,9 @@
  *  - a second lock of a held class is recursion; as subclass 1 it is not;
  *  - a class taken in hardirq context, then with interrupts on (or the
  *    other way round, or held across local_irq_enable) is inconsistent;
+ *  - a HARDIRQ-safe class held, through a chain, while a HARDIRQ-unsafe
+ *    one is taken is reported when the edge closing the path comes, and
+ *    when a usage change completes such a path;
  *  - a release of a lock not held is a bad unlock;
  *  - lockdep_is_held() is true exactly while the lock is held.
  */
@@ -217,6 +220,47 @@ static void irqsave_is_consistent_until_irqs_come_on(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, saw("inconsistent {IN-HARDIRQ-W} -> {HARDIRQ-ON-W} usage."));
 }
 
+static void take_irqsave_in_order(spinlock_t *first, spinlock_t *second)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(first, flags);
+	spin_lock(second);
+	spin_unlock(second);
+	spin_unlock_irqrestore(first, flags);
+}
+
+static void safe_to_unsafe_through_a_chain_is_reported(struct ktest *t)
+{
+	unsigned long quiet;
+
+	begin(t);
+	take_in_hardirq(&la);		/* A: HARDIRQ-safe */
+	take_irqsave_in_order(&la, &lb);	/* A -> B, B neutral */
+	spin_lock(&lc);			/* C: HARDIRQ-unsafe */
+	spin_unlock(&lc);
+	quiet = lockdep_nr_reports() - reports_before;
+	take_irqsave_in_order(&lb, &lc);	/* B -> C: A ->* C */
+	KTEST_EXPECT_EQ(t, quiet, 0UL);
+	KTEST_EXPECT_EQ(t, end(), 1UL);
+	KTEST_EXPECT_TRUE(t, saw("WARNING: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected"));
+}
+
+static void usage_change_inverting_an_order_is_reported(struct ktest *t)
+{
+	unsigned long quiet;
+
+	begin(t);
+	take_irqsave_in_order(&la, &lb);	/* A -> B, neither used yet */
+	take_in_hardirq(&la);		/* A: HARDIRQ-safe, B still neutral */
+	quiet = lockdep_nr_reports() - reports_before;
+	spin_lock(&lb);			/* B: HARDIRQ-unsafe, under safe A */
+	spin_unlock(&lb);
+	KTEST_EXPECT_EQ(t, quiet, 0UL);
+	KTEST_EXPECT_EQ(t, end(), 1UL);
+	KTEST_EXPECT_TRUE(t, saw("WARNING: possible irq lock inversion dependency detected"));
+}
+
 static void bad_unlock_is_reported(struct ktest *t)
 {
 	begin(t);
@@ -257,6 +301,8 @@ static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(hardirq_then_irqs_on_is_inconsistent),
 	KTEST_CASE(irqs_on_then_hardirq_is_inconsistent),
 	KTEST_CASE(irqsave_is_consistent_until_irqs_come_on),
+	KTEST_CASE(safe_to_unsafe_through_a_chain_is_reported),
+	KTEST_CASE(usage_change_inverting_an_order_is_reported),
 	KTEST_CASE(bad_unlock_is_reported),
 	KTEST_CASE(is_held_follows_the_owner),
 	KTEST_END,
