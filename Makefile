@@ -116,11 +116,11 @@ HOST_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -fno-builtin \
 HOST_LDLIBS := $(HOST_SAN) -pthread
 HOST_SUITES := lib cmdline multiboot multiboot2 e820 memblock buddy gfp zone pcp vmstat \
 	       highmem slab kmalloc smp_stress irq_alloc sched timer wait reclaim mempool \
-	       torture
+	       torture lockdep
 HOST_SRCS   := $(filter-out lib/string.c,$(wildcard lib/*.c)) \
 	       $(addprefix kernel/,cmdline.c multiboot.c multiboot2.c printk.c panic.c \
 				   smp.c percpu.c version.c kallsyms.c main.c \
-				   sched.c kthread.c timer.c wait.c mutex.c) \
+				   sched.c kthread.c timer.c wait.c mutex.c lockdep.c) \
 	       $(wildcard mm/*.c) $(wildcard arch/host/*.c) \
 	       tests/ktest.c tests/ktest_capture.c tests/resources.c tests/reclaim_cache.c \
 	       tests/sched_helpers.c \

@@ -17,6 +17,7 @@
 #include "kernel/arch.h"
 #include "kernel/bug.h"
 #include "kernel/cmdline.h"
+#include "kernel/lockdep.h"
 #include "kernel/multiboot.h"
 #include "kernel/multiboot2.h"
 #include "kernel/percpu.h"
@@ -72,6 +73,7 @@ void kernel_setup(const struct boot_info *bi)
 	cmdline_init(bi->cmdline);
 	e820__memory_setup(bi);
 	parse_early_params();
+	lockdep_info();
 	e820__finish_early_params();
 
 	arch_time_init();
@@ -106,6 +108,7 @@ static int init_thread(void *unused)
 	show_mempools();
 	show_reclaim_stats();
 	show_tasks();
+	lockdep_print_stats();
 	arch_exit(failed ? EXIT_FAILURE_STATUS : EXIT_ALL_PASSED);
 }
 
@@ -121,7 +124,8 @@ void kernel_init(const struct boot_info *bi)
 	arch_timer_start();
 	smp_call_function(start_tick, NULL, true);
 	system_state = SYSTEM_RUNNING;
-	arch_local_irq_enable();
+	debug_preempt_init();
+	local_irq_enable();
 	init = kthread_create(init_thread, NULL, "init");
 	if (IS_ERR(init))
 		panic("cannot start the init thread: %ld", PTR_ERR(init));

@@ -9,8 +9,10 @@
  * Before the scheduler runs (the boot, one task) a mutex is only ever
  * free when taken: there is nobody to wait for.
  *
- * Locking: lock->wait_lock (irqsave, a leaf apart from the wake-up it
- * does) protects owner and wait_list.
+ * Locking: lock->wait_lock (interrupts off, a leaf apart from the
+ * wake-up it does) protects owner and wait_list.  It is taken bare
+ * (arch_spin_lock): the validator sees the mutex itself, told before a
+ * locker may sleep and before the owner lets go (2.6.18).
  */
 #include "kernel/bug.h"
 #include "kernel/mutex.h"
@@ -34,27 +36,43 @@ struct mutex_waiter {
 	struct task_struct *task;
 };
 
-void mutex_init(struct mutex *lock)
+/* wait_lock, unseen by the validator: interrupts off, then the lock. */
+#define wait_lock_irqsave(lock, flags)                                      \
+	do {                                                                 \
+		(flags) = arch_local_irq_save();                             \
+		arch_spin_lock(&(lock)->wait_lock);                          \
+	} while (0)
+#define wait_unlock_irqrestore(lock, flags)                                 \
+	do {                                                                 \
+		arch_spin_unlock(&(lock)->wait_lock);                        \
+		local_irq_restore(flags);                                    \
+	} while (0)
+
+void __mutex_init(struct mutex *lock, const char *name,
+		  struct lock_class_key *key)
 {
 	lock->owner = NULL;
-	spin_lock_init(&lock->wait_lock);
+	lock->wait_lock = (spinlock_t)__SPIN_LOCK_UNLOCKED(mutex.wait_lock);
 	INIT_LIST_HEAD(&lock->wait_list);
 	lock->contended = 0;
+	lockdep_init_map(&lock->dep_map, name, key);
 }
 
-void mutex_lock(struct mutex *lock)
+void mutex_lock_nested(struct mutex *lock, unsigned int subclass)
 {
 	struct task_struct *self = current;
 	struct mutex_waiter waiter;
 	unsigned long flags;
 
 	might_sleep();
-	spin_lock_irqsave(&lock->wait_lock, flags);
+	if (unlikely(debug_locks))
+		lock_acquire(&lock->dep_map, subclass, 0, _RET_IP_);
+	wait_lock_irqsave(lock, flags);
 	if (lock->owner == self)
 		mutex_bug("mutex_lock", lock, "already held by this task: deadlock");
 	if (!lock->owner) {
 		lock->owner = self;
-		spin_unlock_irqrestore(&lock->wait_lock, flags);
+		wait_unlock_irqrestore(lock, flags);
 		return;
 	}
 	lock->contended++;
@@ -62,13 +80,13 @@ void mutex_lock(struct mutex *lock)
 	list_add_tail(&waiter.list, &lock->wait_list);
 	for (;;) {
 		set_current_state(TASK_UNINTERRUPTIBLE);
-		spin_unlock_irqrestore(&lock->wait_lock, flags);
+		wait_unlock_irqrestore(lock, flags);
 		schedule();
-		spin_lock_irqsave(&lock->wait_lock, flags);
+		wait_lock_irqsave(lock, flags);
 		if (lock->owner == self)	/* handed over by mutex_unlock */
 			break;
 	}
-	spin_unlock_irqrestore(&lock->wait_lock, flags);
+	wait_unlock_irqrestore(lock, flags);
 	__set_current_state(TASK_RUNNING);
 }
 
@@ -77,12 +95,14 @@ int mutex_trylock(struct mutex *lock)
 	unsigned long flags;
 	int taken = 0;
 
-	spin_lock_irqsave(&lock->wait_lock, flags);
+	wait_lock_irqsave(lock, flags);
 	if (!lock->owner) {
 		lock->owner = current;
 		taken = 1;
 	}
-	spin_unlock_irqrestore(&lock->wait_lock, flags);
+	wait_unlock_irqrestore(lock, flags);
+	if (taken && unlikely(debug_locks))
+		lock_acquire(&lock->dep_map, 0, 1, _RET_IP_);
 	return taken;
 }
 
@@ -91,7 +111,9 @@ void mutex_unlock(struct mutex *lock)
 	struct task_struct *next = NULL;
 	unsigned long flags;
 
-	spin_lock_irqsave(&lock->wait_lock, flags);
+	if (READ_ONCE(lock->owner) == current && unlikely(debug_locks))
+		lock_release(&lock->dep_map, _RET_IP_);
+	wait_lock_irqsave(lock, flags);
 	if (lock->owner != current)
 		mutex_bug("mutex_unlock", lock, "is not held by the caller");
 	if (!list_empty(&lock->wait_list)) {
@@ -104,5 +126,5 @@ void mutex_unlock(struct mutex *lock)
 	lock->owner = next;
 	if (next)
 		wake_up_process(next);
-	spin_unlock_irqrestore(&lock->wait_lock, flags);
+	wait_unlock_irqrestore(lock, flags);
 }

@@ -28,10 +28,14 @@
  * Locking: rq->lock, with interrupts off, protects a queue and the
  * states of its tasks' transitions to and from TASK_RUNNING.  Wake-up
  * takes the wakee's queue lock; schedule() its own.  No path holds two
- * queue locks.  (Thread creation and exit: kernel/kthread.c.)
+ * queue locks (the validator would call it recursive).  rq->lock is held
+ * across the switch itself: the task switching out releases it in the
+ * validator's view, the one switched to unlocks the bare ticket lock.
+ * (Thread creation and exit: kernel/kthread.c.)
  */
 #include "kernel/arch.h"
 #include "kernel/bug.h"
+#include "kernel/lockdep.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
@@ -133,7 +137,8 @@ static void finish_task_switch(void)
 	/* Off the queue and dead: the task can never run again. */
 	bool dead = prev->state == TASK_DEAD && !prev->on_rq;
 
-	__spin_release(&rq->lock);
+	arch_spin_unlock(&rq->lock);	/* the validator saw prev let go */
+	__lockdep_irqs_on(LOCKDEP_CALLER_IP);
 	arch_local_irq_enable();
 	preempt_enable_no_resched();
 	if (dead)
@@ -184,6 +189,11 @@ again:
 		next = rq->idle;
 	}
 
+	/*
+	 * prev lets go of the queue lock in the validator's view here: the
+	 * task that runs next drops it bare (2.6.18's rq->lock hand-over).
+	 */
+	lock_release_dep(&rq->lock.dep_map);
 	if (next != prev) {
 		if (prev != rq->idle)
 			(*switch_count)++;
@@ -195,11 +205,13 @@ again:
 		prev->saved_preempt_count = preempt_count();
 		arch_this_cpu_write_4(__preempt_count,
 				      next->saved_preempt_count);
+		lockdep_assert_irqs_disabled();
 		arch_switch_to(&prev->ctx, &next->ctx);
 		/* prev again, perhaps much later: on the same CPU. */
 		finish_task_switch();
 	} else {
-		__spin_release(&rq->lock);
+		arch_spin_unlock(&rq->lock);
+		__lockdep_irqs_on(LOCKDEP_CALLER_IP);
 		arch_local_irq_enable();
 		preempt_enable_no_resched();
 	}

@@ -14,6 +14,7 @@
 
 #include "asm/irqflags.h"
 #include "asm/switch_to.h"
+#include "kernel/lockdep.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
 #include "lib/err.h"
@@ -62,6 +63,13 @@ struct task_struct {
 	struct reclaim_state *reclaim_state;
 	struct list_head tasks;		/* on the list of all tasks */
 	char comm[TASK_COMM_LEN];
+	/*
+	 * The locks it holds, for the validator (kernel/lockdep.c): its
+	 * own, and those an interrupt handler takes while it runs.
+	 */
+	int lockdep_depth;
+	int lockdep_recursion;		/* in the validator: ignore locks */
+	struct held_lock held_locks[MAX_LOCK_DEPTH];
 };
 
 DECLARE_PER_CPU(struct task_struct *, current_task);

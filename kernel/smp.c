@@ -25,11 +25,15 @@
 #include "kernel/arch.h"
 #include "kernel/bug.h"
 #include "kernel/cmdline.h"
+#include "kernel/kallsyms.h"
+#include "kernel/lockdep.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "lib/errno.h"
 #include "lib/kstrtox.h"
+#include "lib/sprintf.h"
 
 struct call_data {
 	smp_call_func_t func;
@@ -41,7 +45,7 @@ struct call_data {
 
 static DEFINE_SPINLOCK(call_lock);
 /* Set while this CPU runs a function someone else asked for. */
-static DEFINE_PER_CPU(bool, in_call_function);
+static DEFINE_PER_CPU(int, in_call_function);
 static struct call_data *volatile call_data;
 static unsigned long call_pending[BITS_TO_LONGS(NR_CPUS)];
 
@@ -66,6 +70,7 @@ void smp_handle_call_function(void)
 	void *info;
 	bool wait;
 
+	lockdep_assert_irqs_disabled();
 	if (!test_and_clear_bit((unsigned long)cpu, call_pending))
 		return;
 	d = call_data;
@@ -74,9 +79,9 @@ void smp_handle_call_function(void)
 	wait = d->wait;
 	/* After this, without wait, d may be gone. */
 	__atomic_fetch_add(&d->started, 1, __ATOMIC_RELEASE);
-	*this_cpu_ptr(&in_call_function) = true;
+	this_cpu_write(in_call_function, 1);
 	func(info);
-	*this_cpu_ptr(&in_call_function) = false;
+	this_cpu_write(in_call_function, 0);
 	if (wait)
 		__atomic_fetch_add(&d->finished, 1, __ATOMIC_RELEASE);
 }
@@ -152,12 +157,13 @@ int smp_call_function_single(int cpu, smp_call_func_t func, void *info,
 	unsigned long one[BITS_TO_LONGS(NR_CPUS)] = { 0 };
 	unsigned long flags;
 
+	local_irq_save(flags);
 	if (cpu == smp_processor_id()) {
-		local_irq_save(flags);
 		func(info);
 		local_irq_restore(flags);
 		return 0;
 	}
+	local_irq_restore(flags);
 	if (cpu < 0 || cpu >= (int)nr_cpu_ids || !cpu_online(cpu))
 		return -1;
 	__set_bit((unsigned long)cpu, one);
@@ -194,3 +200,45 @@ static int maxcpus_setup(const char *val)
 	return 0;
 }
 early_param("maxcpus", maxcpus_setup);
+
+/* ---- smp_processor_id() in preemptible code ---- */
+
+/* Set by debug_preempt_init() once the scheduler runs. */
+bool debug_preempt_checks;
+static unsigned long preemptible_reports;
+
+void debug_preempt_init(void)
+{
+	WRITE_ONCE(debug_preempt_checks, lockdep_enabled_at_boot());
+}
+
+unsigned long nr_preemptible_reports(void)
+{
+	return READ_ONCE(preemptible_reports);
+}
+
+/*
+ * The out-of-line half of __check_preemptible(): preempt_count() was 0;
+ * with interrupts on too, nothing stops another task from running here
+ * between the read of the CPU number and its use.
+ */
+void debug_smp_processor_id(const char *what, bool *reported)
+{
+	char sym[96];
+
+	if (preempt_count() != 0 ||
+	    arch_irqs_disabled_flags(arch_local_save_flags()))
+		return;
+	__atomic_fetch_add(&preemptible_reports, 1, __ATOMIC_RELAXED);
+	if (__atomic_exchange_n(reported, true, __ATOMIC_RELAXED))
+		return;
+	/* The report's own printing must not report again. */
+	preempt_disable();
+	pr_err("BUG: using %s() in preemptible [%08x] code: %s/%d\n", what,
+	       0, current->comm, current->pid);
+	if (!kallsyms_lookup(_RET_IP_, sym, sizeof(sym)))
+		snprintf(sym, sizeof(sym), "%08lx", _RET_IP_);
+	pr_err("caller is %s\n", sym);
+	dump_stack();
+	preempt_enable_no_resched();
+}

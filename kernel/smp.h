@@ -27,10 +27,38 @@ static inline int raw_smp_processor_id(void)
 	return arch_this_cpu_read_4(cpu_number);
 }
 
-static inline int smp_processor_id(void)
-{
-	return raw_smp_processor_id();
-}
+/*
+ * smp_processor_id() is for code that may not be preempted: preemption
+ * or interrupts off, or in an interrupt.  Once the scheduler runs and
+ * while the validator is on (kernel/lockdep.h), a call from preemptible
+ * code (preempt_count() 0, interrupts on) prints Linux's
+ * "BUG: using smp_processor_id() in preemptible [00000000] code:
+ * NAME/PID" with a stack, once per call site, and carries on
+ * (CONFIG_DEBUG_PREEMPT, 2.6.18).  Tasks never migrate in mm86, so the
+ * number itself stays right; what the check finds is the read-modify-
+ * write of per-CPU data it is usually for, which another task on this
+ * CPU can preempt half done.  Linux's exemption of tasks bound to one
+ * CPU would exempt everything here and is not copied.
+ */
+extern bool debug_preempt_checks;
+void debug_smp_processor_id(const char *what, bool *reported);
+/* Arms the check, when the validator is on (kernel_init, scheduler up). */
+void debug_preempt_init(void);
+/* Preemptible calls so far, each reported or not (for the tests). */
+unsigned long nr_preemptible_reports(void);
+
+#define __check_preemptible(what)                                           \
+	do {                                                                 \
+		static bool __reported;                                      \
+		if (unlikely(debug_preempt_checks) && preempt_count() == 0)  \
+			debug_smp_processor_id(what, &__reported);           \
+	} while (0)
+
+#define smp_processor_id()                                                  \
+	({                                                                   \
+		__check_preemptible("smp_processor_id");                     \
+		raw_smp_processor_id();                                      \
+	})
 
 /* This CPU's number, with preemption off until put_cpu(). */
 #define get_cpu()                                                           \

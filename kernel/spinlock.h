@@ -16,9 +16,24 @@
  * might_sleep() reports.
  *
  * The owner CPU is recorded so that preconditions can be asserted:
- * assert_spin_locked(l) in a function whose name ends in _locked (or whose
- * comment says "zone->lock held") turns a forgotten lock into a BUG at the
- * call, not a corruption later.
+ * lockdep_assert_held(l) (kernel/lockdep.h; assert_spin_locked(l) is the
+ * same test) in a function whose name ends in _locked turns a forgotten
+ * lock into a BUG at the call, not a corruption later.
+ *
+ * Every lock has a lockdep_map: its class for the lock validator
+ * (kernel/lockdep.c), which sees each acquisition and release when it is
+ * on.  DEFINE_SPINLOCK(x) and __SPIN_LOCK_UNLOCKED(x) key the class by
+ * the lock's own address (a static lock is its own class);
+ * spin_lock_init() by its call site.  spin_lock_nested(l, n) takes a lock
+ * of a class already held, as subclass n, where the code orders the two
+ * instances itself.  arch_spin_lock()/arch_spin_unlock() are the bare
+ * ticket lock, unseen by the validator and touching neither preemption
+ * nor interrupts: for the validator's own lock and for the run-queue
+ * lock's hand-over across a context switch (kernel/sched.c).
+ *
+ * local_irq_enable() and local_irq_restore() tell the validator that
+ * interrupts come on, so a lock held across that point counts as taken
+ * with interrupts enabled (HARDIRQ-ON).
  */
 #ifndef KERNEL_SPINLOCK_H
 #define KERNEL_SPINLOCK_H
@@ -26,6 +41,7 @@
 #include "asm/irqflags.h"
 #include "asm/processor.h"
 #include "kernel/bug.h"
+#include "kernel/lockdep.h"
 #include "kernel/preempt.h"
 #include "kernel/smp.h"
 #include "lib/compiler.h"
@@ -34,61 +50,113 @@ typedef struct spinlock {
 	u16 next;   /* the ticket the next locker takes */
 	u16 owner;  /* the ticket being served */
 	int cpu;    /* holder's CPU, -1 when free: for assertions only */
+	struct lockdep_map dep_map;
 } spinlock_t;
 
-#define __SPIN_LOCK_UNLOCKED { 0, 0, -1 }
-#define DEFINE_SPINLOCK(x) spinlock_t x = __SPIN_LOCK_UNLOCKED
+#define __SPIN_LOCK_UNLOCKED(lockname)                                      \
+	{ .next = 0, .owner = 0, .cpu = -1,                                  \
+	  .dep_map = STATIC_LOCKDEP_MAP_INIT(#lockname) }
+#define DEFINE_SPINLOCK(x) spinlock_t x = __SPIN_LOCK_UNLOCKED(x)
 
-static inline void spin_lock_init(spinlock_t *lock)
+static inline void __spin_lock_init(spinlock_t *lock, const char *name,
+				    struct lock_class_key *key)
 {
 	lock->next = 0;
 	lock->owner = 0;
 	lock->cpu = -1;
+	lockdep_init_map(&lock->dep_map, name, key);
 }
 
-static inline void __spin_acquire(spinlock_t *lock)
+/* One class per call site, named after the argument, as in Linux. */
+#define spin_lock_init(lock)                                                \
+	do {                                                                 \
+		static struct lock_class_key __key;                          \
+		__spin_lock_init((lock), #lock, &__key);                     \
+	} while (0)
+
+/* The bare ticket lock: no preemption, interrupts or validator. */
+static inline void arch_spin_lock(spinlock_t *lock)
 {
 	u16 ticket = __atomic_fetch_add(&lock->next, 1, __ATOMIC_RELAXED);
 
 	while (__atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket)
 		cpu_relax();
-	lock->cpu = smp_processor_id();
+	/* Preemption or interrupts are off: the CPU cannot change. */
+	lock->cpu = raw_smp_processor_id();
 }
 
-static inline void __spin_release(spinlock_t *lock)
+static inline void arch_spin_unlock(spinlock_t *lock)
 {
 	lock->cpu = -1;
 	__atomic_store_n(&lock->owner, (u16)(lock->owner + 1),
 			 __ATOMIC_RELEASE);
 }
 
-static inline void spin_lock(spinlock_t *lock)
-{
-	preempt_disable();
-	__spin_acquire(lock);
-}
-
-static inline bool spin_trylock(spinlock_t *lock)
+static inline bool arch_spin_trylock(spinlock_t *lock)
 {
 	u16 owner = __atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
 	u16 expected = owner;
 
-	preempt_disable();
 	if (!__atomic_compare_exchange_n(&lock->next, &expected,
 					 (u16)(owner + 1), false,
-					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-		preempt_enable();
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return false;
-	}
-	lock->cpu = smp_processor_id();
+	lock->cpu = raw_smp_processor_id();
 	return true;
 }
 
-static inline void spin_unlock(spinlock_t *lock)
+/*
+ * The validator is told before the wait (so a deadlock it predicts is
+ * reported even when this attempt would hang) and before the release.
+ */
+static __always_inline void __spin_acquire_ip(spinlock_t *lock,
+					      unsigned int subclass,
+					      unsigned long ip)
 {
-	__spin_release(lock);
-	preempt_enable();
+	if (unlikely(debug_locks))
+		lock_acquire(&lock->dep_map, subclass, 0, ip);
+	arch_spin_lock(lock);
 }
+
+static __always_inline void __spin_release_ip(spinlock_t *lock,
+					      unsigned long ip)
+{
+	if (unlikely(debug_locks))
+		lock_release(&lock->dep_map, ip);
+	arch_spin_unlock(lock);
+}
+
+static __always_inline bool __spin_trylock_ip(spinlock_t *lock,
+					      unsigned long ip)
+{
+	preempt_disable();
+	if (!arch_spin_trylock(lock)) {
+		preempt_enable();
+		return false;
+	}
+	if (unlikely(debug_locks))
+		lock_acquire(&lock->dep_map, 0, 1, ip);
+	return true;
+}
+
+/* Macros, so that the validator records the caller's address. */
+#define __spin_acquire(lock, subclass)                                      \
+	__spin_acquire_ip((lock), (subclass), LOCKDEP_CALLER_IP)
+#define __spin_release(lock) __spin_release_ip((lock), LOCKDEP_CALLER_IP)
+
+#define spin_lock_nested(lock, subclass)                                    \
+	do {                                                                 \
+		preempt_disable();                                           \
+		__spin_acquire((lock), (subclass));                          \
+	} while (0)
+#define spin_lock(lock) spin_lock_nested((lock), 0)
+#define spin_trylock(lock) __spin_trylock_ip((lock), LOCKDEP_CALLER_IP)
+
+#define spin_unlock(lock)                                                   \
+	do {                                                                 \
+		__spin_release(lock);                                        \
+		preempt_enable();                                            \
+	} while (0)
 
 static inline bool spin_is_locked(const spinlock_t *lock)
 {
@@ -96,47 +164,76 @@ static inline bool spin_is_locked(const spinlock_t *lock)
 	       __atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
 }
 
-/* Held by this CPU: the precondition of every ..._locked function. */
+/*
+ * Held by this CPU: the precondition of every ..._locked function.  The
+ * raw CPU number is enough: if this CPU holds the lock, preemption is off
+ * and the number cannot go stale; if it does not, no stale number can
+ * equal the holder's, since a task never changes CPU.
+ */
 static inline bool spin_is_held(const spinlock_t *lock)
 {
-	return spin_is_locked(lock) && lock->cpu == smp_processor_id();
+	return spin_is_locked(lock) && lock->cpu == raw_smp_processor_id();
 }
 
 #define assert_spin_locked(lock) BUG_ON(!spin_is_held(lock))
 
-#define spin_lock_irqsave(lock, flags)                                      \
+/* Interrupts come on: the validator marks the held locks HARDIRQ-ON. */
+static inline void __lockdep_irqs_on(unsigned long ip)
+{
+	if (unlikely(debug_locks))
+		lockdep_hardirqs_on(ip);
+}
+
+#define spin_lock_irqsave_nested(lock, flags, subclass)                     \
 	do {                                                                 \
 		(flags) = arch_local_irq_save();                             \
 		preempt_disable();                                           \
-		__spin_acquire(lock);                                        \
+		__spin_acquire((lock), (subclass));                          \
 	} while (0)
+#define spin_lock_irqsave(lock, flags) spin_lock_irqsave_nested(lock, flags, 0)
 
-static inline void spin_unlock_irqrestore(spinlock_t *lock,
-					  unsigned long flags)
+static __always_inline void __spin_unlock_irqrestore_ip(spinlock_t *lock,
+							unsigned long flags,
+							unsigned long ip)
 {
-	__spin_release(lock);
+	__spin_release_ip(lock, ip);
+	if (!arch_irqs_disabled_flags(flags))
+		__lockdep_irqs_on(ip);
 	arch_local_irq_restore(flags);
 	preempt_enable();
 }
+#define spin_unlock_irqrestore(lock, flags)                                 \
+	__spin_unlock_irqrestore_ip((lock), (flags), LOCKDEP_CALLER_IP)
 
-static inline void spin_lock_irq(spinlock_t *lock)
-{
-	arch_local_irq_disable();
-	preempt_disable();
-	__spin_acquire(lock);
-}
+#define spin_lock_irq(lock)                                                 \
+	do {                                                                 \
+		arch_local_irq_disable();                                    \
+		preempt_disable();                                           \
+		__spin_acquire((lock), 0);                                   \
+	} while (0)
 
-static inline void spin_unlock_irq(spinlock_t *lock)
-{
-	__spin_release(lock);
-	arch_local_irq_enable();
-	preempt_enable();
-}
+#define spin_unlock_irq(lock)                                               \
+	do {                                                                 \
+		__spin_release(lock);                                        \
+		__lockdep_irqs_on(LOCKDEP_CALLER_IP);                        \
+		arch_local_irq_enable();                                     \
+		preempt_enable();                                            \
+	} while (0)
 
 #define local_irq_save(flags) ((flags) = arch_local_irq_save())
-#define local_irq_restore(flags) arch_local_irq_restore(flags)
+#define local_irq_restore(flags)                                            \
+	do {                                                                 \
+		unsigned long __f = (flags);                                 \
+		if (!arch_irqs_disabled_flags(__f))                          \
+			__lockdep_irqs_on(LOCKDEP_CALLER_IP);                \
+		arch_local_irq_restore(__f);                                 \
+	} while (0)
 #define local_irq_disable() arch_local_irq_disable()
-#define local_irq_enable() arch_local_irq_enable()
+#define local_irq_enable()                                                  \
+	do {                                                                 \
+		__lockdep_irqs_on(LOCKDEP_CALLER_IP);                        \
+		arch_local_irq_enable();                                     \
+	} while (0)
 #define irqs_disabled() arch_irqs_disabled_flags(arch_local_save_flags())
 
 #endif /* KERNEL_SPINLOCK_H */

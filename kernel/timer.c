@@ -17,6 +17,7 @@
  * CPU's list and every timer on it.  A timer's cpu field says which lock
  * that is; it changes only while the timer is on no list.
  */
+#include "kernel/lockdep.h"
 #include "kernel/bug.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
@@ -61,12 +62,13 @@ bool timer_pending(const struct timer_list *timer)
 	return !list_empty(&timer->entry);
 }
 
-/* base->lock held. */
-static void enqueue_timer(struct timer_base *base, struct timer_list *timer)
+/* The caller holds base->lock. */
+static void enqueue_timer_locked(struct timer_base *base,
+				 struct timer_list *timer)
 {
 	struct list_head *pos;
 
-	assert_spin_locked(&base->lock);
+	lockdep_assert_held(&base->lock);
 	list_for_each(pos, &base->list) {
 		struct timer_list *t = list_entry(pos, struct timer_list, entry);
 
@@ -85,7 +87,7 @@ void add_timer_on(struct timer_list *timer, int cpu)
 	BUG_ON(timer_pending(timer));
 	spin_lock_irqsave(&base->lock, flags);
 	timer->cpu = cpu;
-	enqueue_timer(base, timer);
+	enqueue_timer_locked(base, timer);
 	spin_unlock_irqrestore(&base->lock, flags);
 }
 
@@ -128,10 +130,11 @@ static struct timer_base *lock_timer_base(struct timer_list *timer,
 	}
 }
 
-/* base->lock held. */
-static int detach_timer(struct timer_base *base, struct timer_list *timer)
+/* The caller holds base->lock. */
+static int detach_timer_locked(struct timer_base *base,
+			       struct timer_list *timer)
 {
-	assert_spin_locked(&base->lock);
+	lockdep_assert_held(&base->lock);
 	if (!timer_pending(timer))
 		return 0;
 	list_del_init(&timer->entry);
@@ -147,7 +150,7 @@ int del_timer(struct timer_list *timer)
 	base = lock_timer_base(timer, &flags);
 	if (!base)
 		return 0;
-	ret = detach_timer(base, timer);
+	ret = detach_timer_locked(base, timer);
 	spin_unlock_irqrestore(&base->lock, flags);
 	return ret;
 }
@@ -169,7 +172,7 @@ int del_timer_sync(struct timer_list *timer)
 		if (!base)
 			return 0;
 		if (base->running != timer)
-			ret = detach_timer(base, timer);
+			ret = detach_timer_locked(base, timer);
 		spin_unlock_irqrestore(&base->lock, flags);
 		if (ret >= 0)
 			return ret;
@@ -196,7 +199,7 @@ int mod_timer(struct timer_list *timer, unsigned long expires)
 	new_base = &bases[smp_processor_id()];
 	base = lock_timer_base(timer, &unused);
 	if (base) {
-		ret = detach_timer(base, timer);
+		ret = detach_timer_locked(base, timer);
 		if (base != new_base && base->running != timer) {
 			WRITE_ONCE(timer->cpu, TIMER_MIGRATING);
 			spin_unlock(&base->lock);
@@ -209,7 +212,7 @@ int mod_timer(struct timer_list *timer, unsigned long expires)
 		WRITE_ONCE(timer->cpu, smp_processor_id());
 	}
 	timer->expires = expires;
-	enqueue_timer(base, timer);
+	enqueue_timer_locked(base, timer);
 	spin_unlock(&base->lock);
 	local_irq_restore(flags);
 	return ret;

@@ -8,6 +8,7 @@
  * it by then.  It is taken before a run-queue lock (__wake_up wakes
  * tasks with it held), never after one.
  */
+#include "kernel/lockdep.h"
 #include "kernel/bug.h"
 #include "kernel/wait.h"
 
@@ -55,13 +56,13 @@ void finish_wait(wait_queue_head_t *wq, struct wait_queue_entry *wait)
 	}
 }
 
-/* wq->lock held. */
+/* The caller holds wq->lock. */
 static void __wake_up_locked(wait_queue_head_t *wq, unsigned int mode,
 			     int nr_exclusive)
 {
 	struct wait_queue_entry *w, *tmp;
 
-	assert_spin_locked(&wq->lock);
+	lockdep_assert_held(&wq->lock);
 	list_for_each_entry_safe(w, tmp, &wq->head, entry) {
 		bool exclusive = w->flags & WQ_FLAG_EXCLUSIVE;
 
@@ -116,10 +117,10 @@ void complete_all(struct completion *x)
 	spin_unlock_irqrestore(&x->wait.lock, flags);
 }
 
-/* Takes one "done" if there is one.  x->wait.lock held. */
-static bool take_done(struct completion *x)
+/* Takes one "done" if there is one; the caller holds x->wait.lock. */
+static bool take_done_locked(struct completion *x)
 {
-	assert_spin_locked(&x->wait.lock);
+	lockdep_assert_held(&x->wait.lock);
 	if (!x->done)
 		return false;
 	if (x->done != COMPLETE_ALL)
@@ -138,7 +139,7 @@ static long do_wait_for_common(struct completion *x, long timeout)
 
 		prepare_to_wait_exclusive(&x->wait, &wait, TASK_UNINTERRUPTIBLE);
 		spin_lock_irqsave(&x->wait.lock, flags);
-		got = take_done(x);
+		got = take_done_locked(x);
 		spin_unlock_irqrestore(&x->wait.lock, flags);
 		if (got) {
 			if (!timeout)
@@ -170,7 +171,7 @@ bool try_wait_for_completion(struct completion *x)
 	bool got;
 
 	spin_lock_irqsave(&x->wait.lock, flags);
-	got = take_done(x);
+	got = take_done_locked(x);
 	spin_unlock_irqrestore(&x->wait.lock, flags);
 	return got;
 }

@@ -36,7 +36,8 @@ typedef struct wait_queue_head {
 } wait_queue_head_t;
 
 #define __WAIT_QUEUE_HEAD_INITIALIZER(name)                                 \
-	{ .lock = __SPIN_LOCK_UNLOCKED, .head = LIST_HEAD_INIT((name).head) }
+	{ .lock = __SPIN_LOCK_UNLOCKED(name.lock),                          \
+	  .head = LIST_HEAD_INIT((name).head) }
 #define DECLARE_WAIT_QUEUE_HEAD(name)                                       \
 	wait_queue_head_t name = __WAIT_QUEUE_HEAD_INITIALIZER(name)
 #define DEFINE_WAIT(name)                                                   \

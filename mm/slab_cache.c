@@ -31,6 +31,7 @@
  * (they may allocate, sleep and cross-call).
  */
 #include "kernel/bug.h"
+#include "kernel/lockdep.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 #include "lib/string.h"
@@ -59,6 +60,9 @@ struct kmem_cache cache_cache;
  * cache_estimate): on-slab, the descriptor and one bufctl per object come
  * out of the same pages.
  */
+/* The class of the list_locks of caches that hold slab descriptors. */
+static struct lock_class_key slab_descriptor_l3_key;
+
 static void cache_estimate(unsigned int order, unsigned int size,
 			   unsigned int align, bool off_slab,
 			   unsigned int *num, unsigned int *left_over,
@@ -241,6 +245,16 @@ static bool setup_cache(struct kmem_cache *cachep, const char *name,
 		l3->free_limit = (1 + nr_cpu_ids) * cachep->batchcount +
 				 cachep->num;
 	}
+	/*
+	 * slab_destroy() frees an off-slab descriptor with this cache's
+	 * list_lock held, taking the descriptor cache's: a class of their
+	 * own for the descriptor caches' locks, so that the validator sees
+	 * an order, not recursion (2.6.18's on_slab_l3_key).
+	 */
+	if (off_slab)
+		for (int nid = 0; nid < MAX_NUMNODES; nid++)
+			lockdep_set_class(&cachep->slabp_cache->nodelists[nid].list_lock,
+					  &slab_descriptor_l3_key);
 	if (!alloc_arrays(cachep))
 		return false;
 	mutex_lock(&cache_chain_mutex);

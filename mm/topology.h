@@ -18,9 +18,15 @@ static inline int cpu_to_node(int cpu)
 	return cpu_node_map[cpu];
 }
 
+/*
+ * The node of the CPU this runs on: a placement hint (where to allocate
+ * first), so a stale answer is harmless, and the raw CPU number will do
+ * in preemptible code, as Linux's numa_node_id() (2.6.18).  Tasks never
+ * migrate here in any case.
+ */
 static inline int numa_node_id(void)
 {
-	return cpu_to_node(smp_processor_id());
+	return cpu_to_node(raw_smp_processor_id());
 }
 
 /* Reads the NUMA layout (mm/numa.c); before the zones are built. */

@@ -7,6 +7,7 @@
  */
 #include "asm/timex.h"
 #include "lib/compiler.h"
+#include "kernel/lockdep.h"
 #include "tests/bench.h"
 
 static void sort_u64(u64 *v, unsigned int n)
@@ -54,6 +55,14 @@ u64 bench_tenths(u64 a, u64 b)
 u64 bench_ratio(const struct bench_result *a, const struct bench_result *b)
 {
 	return bench_tenths(a->median * b->ops, b->median * a->ops);
+}
+
+void bench_print_lockdep(struct ktest *t)
+{
+	ktest_printf(t, "bench: lockdep: %s",
+		     debug_locks ? "on (every lock below is validated; debug_locks=0 measures without)" :
+		     lockdep_enabled_at_boot() ? "off (it turned itself off after a report)" :
+						 "off (debug_locks=0)");
 }
 
 void bench_print(struct ktest *t, const char *what,

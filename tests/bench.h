@@ -30,6 +30,8 @@ u64 bench_tenths(u64 a, u64 b);
 /* a / b per operation, in tenths. */
 u64 bench_ratio(const struct bench_result *a, const struct bench_result *b);
 
+/* "bench: lockdep: on|off (...)": whether the figures include the validator. */
+void bench_print_lockdep(struct ktest *t);
 /* "bench: WHAT: N cycles/UNIT (median of R runs of M UNITs)" */
 void bench_print(struct ktest *t, const char *what,
 		 const struct bench_result *res, const char *unit);

@@ -421,8 +421,8 @@ static void zone_lock_per_1000(struct ktest *t)
 	KTEST_EXPECT_EQ(t, (nr_free_pages() + nr_pcp_pages()), free_before);
 	ktest_printf(t, "bench: zone-lock acquisitions per 1000 order-0 allocs: %lu (zone %s%s; batch %d, target <= %d)",
 		     allocs, zname, nzones > 1 ? " and others" : "",
-		     page_zone(lock_pages[0])->pageset[smp_processor_id()].pcp[0].batch,
-		     1000 / page_zone(lock_pages[0])->pageset[smp_processor_id()].pcp[0].batch + 1);
+		     page_zone(lock_pages[0])->pageset[raw_smp_processor_id()].pcp[0].batch,
+		     1000 / page_zone(lock_pages[0])->pageset[raw_smp_processor_id()].pcp[0].batch + 1);
 	ktest_printf(t, "bench: zone-lock acquisitions per 1000 order-0 frees: %lu (zone %s%s)",
 		     frees, zname, nzones > 1 ? " and others" : "");
 }
@@ -454,6 +454,7 @@ static void cpu_clock(struct ktest *t)
 	ktest_printf(t, "bench: cpu_khz: %lu (cycles below are TSC cycles; under QEMU TCG the emulated TSC's, not a real CPU's)",
 		     khz);
 	ktest_printf(t, "bench: hypervisor: %s", sig[0] ? sig : "none reported");
+	bench_print_lockdep(t);
 	KTEST_EXPECT_GT(t, khz, 0UL);
 }
 

@@ -131,6 +131,7 @@ static void alloc_free_paths(struct ktest *t)
 
 	ktest_printf(t, "bench: cpu_khz: %lu (TSC cycles; under QEMU TCG the emulated TSC's)",
 		     arch_cpu_khz());
+	bench_print_lockdep(t);
 	bench_cache = kmem_cache_create("bench-64", 64, 0, 0, NULL);
 	KTEST_ASSERT_NOT_NULL(t, bench_cache);
 	ok = bench_measure(cache_pairs, 0, OPS, &cache);

@@ -589,7 +589,7 @@ static void burst_tick(unsigned long unused)
  * looks at the array after every allocation. */
 static int grower(void *unused)
 {
-	struct array_cache *ac = race.cache->array[smp_processor_id()];
+	struct array_cache *ac = race.cache->array[raw_smp_processor_id()];
 
 	while (!kthread_should_stop()) {
 		int n;

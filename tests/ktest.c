@@ -381,9 +381,9 @@ static int watchdog_cpu(void)
 	int cpu;
 
 	for_each_online_cpu(cpu)
-		if (cpu != smp_processor_id())
+		if (cpu != raw_smp_processor_id())
 			return cpu;
-	return smp_processor_id();
+	return raw_smp_processor_id();
 }
 
 static void watchdog_arm(const struct ktest *t, const struct ktest_case *c)

@@ -21,6 +21,12 @@
  * returns: the thread count is a leak-checked resource.
  *
  * Output is KTAP version 1 with one nested subtest block per suite.
+ *
+ * A case that asks which CPU it runs on uses raw_smp_processor_id(): a
+ * task never changes CPU, so the answer is the task's own even where it
+ * could be preempted, and the checked smp_processor_id() would report
+ * there (kernel/smp.h).  Code that updates per-CPU data still needs
+ * preemption or interrupts off around the update.
  */
 #ifndef TESTS_KTEST_H
 #define TESTS_KTEST_H
@@ -130,6 +136,14 @@ int ktest_run_suite(const struct ktest_suite *s);
  * the log's lock.  One capture at a time.
  */
 #define KTEST_CAPTURE_LINE 160
+/*
+ * A passing boot may print "BUG:" or "WARNING:" only between these two
+ * lines (tools/runner.py): reports a case provokes on purpose.  Capture
+ * start and stop print them; ktest_expected_reports(true/false) too.
+ */
+#define KTEST_EXPECTED_BEGIN "ktest: expected reports begin"
+#define KTEST_EXPECTED_END "ktest: expected reports end"
+void ktest_expected_reports(bool begin);
 void ktest_capture_start(void (*fn)(const char *line));
 void ktest_capture_stop(void);
 

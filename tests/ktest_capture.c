@@ -8,6 +8,11 @@
  * the log's lock: it may only copy what it wants into its own buffers,
  * which the case reads after ktest_capture_stop() has returned.  A line
  * longer than KTEST_CAPTURE_LINE is cut, and one capture runs at a time.
+ *
+ * A capture is for reports a case provokes on purpose: start and stop
+ * print the lines that tell tools/runner.py the "BUG:" and "WARNING:"
+ * lines between them are expected (ktest_expected_reports(), which a case
+ * that does not capture calls itself around its report).
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
@@ -44,9 +49,15 @@ static const struct console capture_console = {
 	.write = capture_write,
 };
 
+void ktest_expected_reports(bool begin)
+{
+	pr_info("%s\n", begin ? KTEST_EXPECTED_BEGIN : KTEST_EXPECTED_END);
+}
+
 void ktest_capture_start(void (*fn)(const char *line))
 {
 	BUG_ON(cap.fn);
+	ktest_expected_reports(true);
 	cap.fn = fn;
 	cap.len = 0;
 	register_console(&capture_console);
@@ -56,4 +67,5 @@ void ktest_capture_stop(void)
 {
 	unregister_console(&capture_console);
 	cap.fn = NULL;
+	ktest_expected_reports(false);
 }

@@ -304,7 +304,9 @@ static void find_respects_alignment(struct ktest *t)
 	KTEST_EXPECT_EQ(t, memblock_find_in_range(&mb, 1, 0, 0, 0x10000),
 			0xffc0ULL);
 	warnings = nr_warnings();
+	ktest_expected_reports(true);
 	KTEST_EXPECT_EQ(t, find(0x100, 0x3000), 0ULL);
+	ktest_expected_reports(false);
 	KTEST_EXPECT_EQ(t, nr_warnings(), warnings + 1);
 }
 

@@ -736,7 +736,7 @@ static void gfp_kernel_sleeps_until_another_cpu_frees(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, wait_until(parked(h)));
 	KTEST_EXPECT_TRUE(t, h->saw_waiting);
 	KTEST_EXPECT_TRUE(t, h->woke);
-	KTEST_EXPECT_NE(t, h->task->cpu, smp_processor_id());
+	KTEST_EXPECT_NE(t, h->task->cpu, raw_smp_processor_id());
 	expect_slept(t, pool, &want, nvcsw);
 	ktest_printf(t, "slept %lu times until CPU %d freed the element",
 		     nvcsw, h->task->cpu);

@@ -881,7 +881,7 @@ static void alloc_on_this_cpu(void *info)
 static void alloc_pages_on_each_cpu(struct ktest *t)
 {
 	struct zone *want[MAX_NUMNODES * MAX_NR_ZONES + 1];
-	int cpu = smp_processor_id(), node;
+	int cpu = raw_smp_processor_id(), node;
 	struct page *p;
 
 	need_nodes(t);

@@ -38,7 +38,7 @@ static void take_private_zone(struct ktest *t);
 static void set_batch(struct ktest *t, int batch)
 {
 	take_private_zone(t);
-	struct per_cpu_pageset *ps = &pz.pageset[smp_processor_id()];
+	struct per_cpu_pageset *ps = &pz.pageset[raw_smp_processor_id()];
 
 	ps->pcp[0].batch = batch;
 	ps->pcp[0].low = 2 * batch;
@@ -50,12 +50,12 @@ static void set_batch(struct ktest *t, int batch)
 
 static struct per_cpu_pages *hot(void)
 {
-	return &pz.pageset[smp_processor_id()].pcp[0];
+	return &pz.pageset[raw_smp_processor_id()].pcp[0];
 }
 
 static struct per_cpu_pages *cold(void)
 {
-	return &pz.pageset[smp_processor_id()].pcp[1];
+	return &pz.pageset[raw_smp_processor_id()].pcp[1];
 }
 
 /*

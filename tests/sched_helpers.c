@@ -72,7 +72,7 @@ struct helper *th_start_helper(struct ktest *t, int (*fn)(void *), int cpu)
 
 void th_note_start(struct helper *h)
 {
-	h->cpu_seen = smp_processor_id();
+	h->cpu_seen = raw_smp_processor_id();
 	h->task_cpu = current->cpu;
 	__atomic_store_n(&h->ran, 1, __ATOMIC_RELEASE);
 }

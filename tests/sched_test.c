@@ -87,9 +87,9 @@ static int report_cpu(void *data)
 
 	th_note_start(h);
 	schedule_timeout_uninterruptible(1);
-	h->cpu_later = smp_processor_id();
+	h->cpu_later = raw_smp_processor_id();
 	th_park(h);
-	return smp_processor_id();
+	return raw_smp_processor_id();
 }
 
 static void threads_run_on_every_cpu(struct ktest *t)
@@ -293,7 +293,7 @@ static void contexts_are_told_apart(struct ktest *t)
 	/* A new thread, and the same thread after a sleep: plain tasks. */
 	h = th_start_helper(t, report_context, th_last_cpu());
 	assert_eventually(t, read_int(&th_trec[0].fired) && th_all_parked());
-	th_expect_ran_in_irq(t, &th_trec[0], smp_processor_id(),
+	th_expect_ran_in_irq(t, &th_trec[0], raw_smp_processor_id(),
 			  th_trec[0].timer.expires);
 	KTEST_EXPECT_EQ(t, h->preempt_start, 0);
 	KTEST_EXPECT_FALSE(t, h->irqs_off_start);
@@ -316,10 +316,12 @@ static void might_sleep_counts_atomic_callers(struct ktest *t)
 	KTEST_EXPECT_EQ(t, nr_might_sleep_reports() - base, 0UL);
 
 	ktest_printf(t, "expected below: one \"BUG: sleeping function called from invalid context\" report");
+	ktest_expected_reports(true);
 	preempt_disable();
 	for (int i = 0; i < 3; i++)
 		call_might_sleep();
 	preempt_enable();
+	ktest_expected_reports(false);
 	KTEST_EXPECT_EQ(t, nr_might_sleep_reports() - base, 3UL);
 
 	local_irq_disable();
@@ -411,7 +413,7 @@ static int count_while_running(void *data)
 static int hold_off_preemption(void *data)
 {
 	struct helper *h = data, *other = &th_helpers[0];
-	int cpu = smp_processor_id();
+	int cpu = raw_smp_processor_id();
 	unsigned long end = jiffies + WAIT_TICKS, ticks0, ticks;
 
 	th_note_start(h);
@@ -563,7 +565,7 @@ static void bench_context_switch(struct ktest *t)
 static int wakee(void *data)
 {
 	struct helper *h = data;
-	int cpu = smp_processor_id(), served = 0;
+	int cpu = raw_smp_processor_id(), served = 0;
 
 	th_note_start(h);
 	for (;;) {
@@ -584,7 +586,7 @@ static int wakee(void *data)
 		spinner = READ_ONCE(sh.spinner);
 		if (spinner)
 			s->spinner_nivcsw_run = spinner->task->nivcsw;
-		s->cpu = smp_processor_id();
+		s->cpu = raw_smp_processor_id();
 		__atomic_store_n(&h->seq, ++served, __ATOMIC_RELEASE);
 	}
 	__set_current_state(TASK_RUNNING);

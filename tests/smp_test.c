@@ -171,7 +171,7 @@ static void every_cpu_qemu_was_given_is_up(struct ktest *t)
 			KTEST_EXPECT_FALSE(t, cpu_online(cpu));
 	}
 	/* The boot CPU is CPU 0, and this is it. */
-	KTEST_EXPECT_EQ(t, smp_processor_id(), 0);
+	KTEST_EXPECT_EQ(t, raw_smp_processor_id(), 0);
 }
 
 static void processor_id_is_the_cpu_asked_for(struct ktest *t)
@@ -280,7 +280,7 @@ static void ipi_round_trip_to_each_cpu(struct ktest *t)
 		for_each_online_cpu(cpu) {
 			cycles_t start;
 
-			if (cpu == smp_processor_id())
+			if (cpu == raw_smp_processor_id())
 				continue;
 			start = get_cycles();
 			KTEST_EXPECT_EQ(t, smp_call_function_single(cpu, record_here, NULL, true), 0);
@@ -293,7 +293,7 @@ static void ipi_round_trip_to_each_cpu(struct ktest *t)
 			KTEST_EXPECT_EQ(t, total_runs, calls);
 		}
 	}
-	KTEST_EXPECT_EQ(t, rec[smp_processor_id()].runs, 0);
+	KTEST_EXPECT_EQ(t, rec[raw_smp_processor_id()].runs, 0);
 	ktest_printf(t, "%d round trips to %u other CPU%s: %llu cycles each on average",
 		     calls, num_online_cpus() - 1, num_online_cpus() > 2 ? "s" : "",
 		     (unsigned long long)(cycles / (u64)calls));
@@ -301,7 +301,7 @@ static void ipi_round_trip_to_each_cpu(struct ktest *t)
 
 static void smp_call_function_reaches_the_others_once(struct ktest *t)
 {
-	int cpu, me = smp_processor_id();
+	int cpu, me = raw_smp_processor_id();
 
 	/* On one CPU there are no others: it returns 0 and runs nothing. */
 	KTEST_EXPECT_EQ(t, smp_call_function(record_here, NULL, true),
@@ -361,9 +361,9 @@ static void call_without_wait_runs_all_the_same(struct ktest *t)
 	/* Returns once they have started; they finish on their own. */
 	KTEST_EXPECT_TRUE(t, wait_for_count(&total_runs, n));
 	for_each_online_cpu(cpu)
-		KTEST_EXPECT_EQ(t, rec[cpu].runs, cpu == smp_processor_id() ? 0 : 1);
+		KTEST_EXPECT_EQ(t, rec[cpu].runs, cpu == raw_smp_processor_id() ? 0 : 1);
 	for_each_online_cpu(cpu) {
-		if (cpu == smp_processor_id())
+		if (cpu == raw_smp_processor_id())
 			continue;
 		KTEST_EXPECT_EQ(t, smp_call_function_single(cpu, record_here, NULL, false), 0);
 		KTEST_EXPECT_TRUE(t, wait_for_count(&rec[cpu].runs, 2));
@@ -407,7 +407,7 @@ static void many_calls_in_a_row(struct ktest *t)
 		}
 	}
 	KTEST_EXPECT_TRUE(t, wait_for_count(&total_runs,
-					    others + want[smp_processor_id()]));
+					    others + want[raw_smp_processor_id()]));
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
 		KTEST_EXPECT_EQ(t, atomic_read_int(&rec[cpu].runs), want[cpu]);
 	ktest_printf(t, "%d functions run on other CPUs by %d calls", others,
@@ -469,7 +469,7 @@ static void expect_calls_still_work(struct ktest *t)
 
 static void nested_call_on_another_cpu_runs_locally(struct ktest *t)
 {
-	int me = smp_processor_id(), cpu;
+	int me = raw_smp_processor_id(), cpu;
 
 	need_two_cpus(t);
 	for_each_online_cpu(cpu) {

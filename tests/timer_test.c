@@ -72,7 +72,7 @@ static int sleep_remotely(void *data)
 
 	th_note_start(h);
 	timed_msleep(REMOTE_SLEEP_MS, &h->jiffies_slept, &h->ns_slept);
-	h->cpu_later = smp_processor_id();
+	h->cpu_later = raw_smp_processor_id();
 	th_park(h);
 	return 0;
 }
@@ -89,7 +89,7 @@ static void msleep_sleeps_at_least(struct ktest *t)
 		u64 dns;
 
 		timed_msleep(ms[i], &dj, &dns);
-		expect_slept(t, ms[i], dj, dns, smp_processor_id());
+		expect_slept(t, ms[i], dj, dns, raw_smp_processor_id());
 	}
 	assert_eventually(t, th_all_parked());
 	KTEST_EXPECT_EQ(t, h->cpu_later, h->bound);
@@ -184,7 +184,7 @@ static bool every_cpu_timer_fired(void)
 static void timer_runs_once_in_irq_on_its_cpu(struct ktest *t)
 {
 	unsigned long j0 = jiffies;
-	int cpu, me = smp_processor_id(), remote = th_last_cpu();
+	int cpu, me = raw_smp_processor_id(), remote = th_last_cpu();
 
 	for_each_online_cpu(cpu)
 		th_arm(cpu, j0 + 2, cpu);

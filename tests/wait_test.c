@@ -75,7 +75,7 @@ static int wait_for_flag(void *data)
 	th_note_start(h);
 	wait_event(th_shared.wq,
 		   READ_ONCE(th_shared.flag) || kthread_should_stop());
-	h->cpu_later = smp_processor_id();
+	h->cpu_later = raw_smp_processor_id();
 	__atomic_store_n(&h->seq, 1, __ATOMIC_RELEASE);
 	th_park(h);
 	return 0;
@@ -434,7 +434,7 @@ static void mutex_hands_off_in_fifo_order(struct ktest *t)
 	KTEST_EXPECT_EQ(t, mutex_trylock(&sh.lock), 0);
 	/* Sleepers in a known order; the first on this CPU. */
 	for (i = 0; i < NR_FIFO_LOCKERS && queued; i++) {
-		int cpu = i ? th_nth_cpu(i) : smp_processor_id();
+		int cpu = i ? th_nth_cpu(i) : raw_smp_processor_id();
 		struct helper *h = th_new_helper(t, lock_in_turn, cpu);
 
 		h->may_block = true;

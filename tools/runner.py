@@ -24,7 +24,13 @@ isa-debug-exit) and its serial log holds a well-formed KTAP report with no
 "[ timestamp ] " prefix) fully matches REGEX: a boot can so insist on how
 it came up (where ACPI was found, say).  A "fail" boot passes when QEMU
 exits N, some log line (less its "[ timestamp ] " prefix) fully matches
-REGEX, and the boot does not pass the pass rule.  The last line printed
+REGEX, and the boot does not pass the pass rule.  A "pass" boot also
+fails when the kernel printed a report line ("BUG:", "WARNING:" or
+"INFO:" just after printk's timestamp) outside the lines "ktest: expected
+reports begin" and "ktest: expected reports end", between which a case
+provokes reports on purpose (tests/ktest_capture.c): the lock
+validator's and might_sleep()'s reports warn and go on, so a boot that
+printed one may still exit 33.  The last line printed
 is "N passed, N failed[, N skipped]"; the exit status is 0 only when
 nothing failed (2 for a usage error).
 
@@ -361,6 +367,33 @@ def _count_rows(report: ktap.Report, boot_failed: bool) -> list[Row]:
     return rows
 
 
+# Linux's report openings; lockdep's "INFO: trying to register non-static
+# key." turns the validator off for the rest of the boot.
+REPORT_RE = re.compile(r"(BUG|WARNING|INFO): ")
+EXPECTED_BEGIN = "ktest: expected reports begin"
+EXPECTED_END = "ktest: expected reports end"
+
+
+def unexpected_reports(log: str) -> list[str]:
+    """The kernel's report lines ("[ timestamp ] BUG: ...", "WARNING: ...")
+    outside the expected regions that cases mark around the reports they
+    provoke.  Lines without printk's timestamp are the firmware's or the
+    loader's (GRUB under OVMF prints "WARNING: no console ...")."""
+    found = []
+    expected = False
+    for raw in log.split("\n"):
+        if not TIMESTAMP_RE.match(raw):
+            continue
+        line = strip_timestamp(raw)
+        if line == EXPECTED_BEGIN:
+            expected = True
+        elif line == EXPECTED_END:
+            expected = False
+        elif not expected and REPORT_RE.match(line):
+            found.append(line)
+    return found
+
+
 def _has_line(line_re: re.Pattern, log: str) -> bool:
     """Whether a log line, less its timestamp, fully matches line_re."""
     return any(line_re.fullmatch(strip_timestamp(line))
@@ -375,6 +408,15 @@ def _judge_pass(boot: Boot, outcome: Outcome,
     if boot.line_re is not None and not _has_line(boot.line_re, outcome.log):
         reasons.append(f"expected line not found (a line matching "
                        f"{boot.line_re.pattern!r})")
+    reports = unexpected_reports(outcome.log)
+    if reports:
+        shown = "\n".join(reports[:MAX_KTAP_ERRORS])
+        more = len(reports) - MAX_KTAP_ERRORS
+        if more > 0:
+            shown += f"\n... and {more} more"
+        reasons.append(f"{plural(len(reports), 'unexpected report')} "
+                       f"(a BUG:, WARNING: or INFO: line outside the cases' "
+                       f"expected reports):\n{shown}")
     if report.errors:
         shown = report.errors[:MAX_KTAP_ERRORS]
         more = len(report.errors) - len(shown)

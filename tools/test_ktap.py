@@ -890,6 +890,35 @@ class TestJudgePass(unittest.TestCase):
         self.assertEqual(["buddy", "slab"], [r.suite for r in v.rows])
         self.assertEqual("3 cases", v.summary)
 
+    def test_unexpected_report_fails_a_passing_boot(self):
+        for report in ("WARNING: possible circular locking dependency "
+                       "detected",
+                       "BUG: using smp_processor_id() in preemptible "
+                       "[00000000] code: init/1"):
+            log = "[    0.500000] " + report + "\r\n" + PASSING
+            v = self.judge(33, log)
+            self.assertFalse(v.passed)
+            self.assertIn("1 unexpected report", v.reasons[0])
+            self.assertIn(report, v.reasons[0])
+
+    def test_expected_report_keeps_a_boot_passing(self):
+        log = ("[    0.4] ktest: expected reports begin\r\n"
+               "[    0.5] WARNING: possible recursive locking detected\r\n"
+               "[    0.6] ktest: expected reports end\r\n" + PASSING)
+        v = self.judge(33, log)
+        self.assertTrue(v.passed, v.reasons)
+        # After the end, a report counts again.
+        v = self.judge(33, log + "[    0.7] BUG: late\r\n")
+        self.assertFalse(v.passed)
+        # Not at the start of the line (a message quoting one): not a
+        # report.
+        v = self.judge(33, "[    0.4] saw BUG: x\r\n" + PASSING)
+        self.assertTrue(v.passed, v.reasons)
+        # Nor a line without printk's timestamp: the firmware's or GRUB's.
+        v = self.judge(33, "WARNING: no console will be available to OS"
+                           "\r\n" + PASSING)
+        self.assertTrue(v.passed, v.reasons)
+
     def test_pass_with_a_required_line(self):
         [b] = runner.parse_matrix(
             r"u | uefi | | | pass timeout=90 line=ACPI: RSDP \(boot "

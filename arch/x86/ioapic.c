@@ -54,6 +54,7 @@
 #include "asm/acpi.h"
 #include "asm/ioapic.h"
 #include "asm/pgtable.h"
+#include "kernel/lockdep.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "lib/errno.h"
@@ -89,14 +90,14 @@ static u32 isa_mode[NR_ISA_IRQS];	/* RTE_ACTIVE_LOW, RTE_LEVEL */
 
 static u32 io_apic_read(unsigned int reg)
 {
-	assert_spin_locked(&ioapic_lock);
+	lockdep_assert_held(&ioapic_lock);
 	ioapic_regs[IOREGSEL / 4] = reg;
 	return ioapic_regs[IOWIN / 4];
 }
 
 static void io_apic_write(unsigned int reg, u32 v)
 {
-	assert_spin_locked(&ioapic_lock);
+	lockdep_assert_held(&ioapic_lock);
 	ioapic_regs[IOREGSEL / 4] = reg;
 	ioapic_regs[IOWIN / 4] = v;
 }

@@ -14,6 +14,7 @@
 #include "asm/apic.h"
 #include "kernel/arch.h"
 #include "kernel/bug.h"
+#include "kernel/lockdep.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 #include "kernel/timer.h"
@@ -50,6 +51,7 @@ void arch_timer_start(void)
 
 void arch_idle(void)
 {
+	lockdep_assert_irqs_disabled();
 	/* sti holds interrupts off for one more instruction: no wake-up
 	 * can come between it and the hlt. */
 	__asm__ __volatile__("sti; hlt" ::: "memory");
