@@ -624,9 +624,15 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 	return NULL;
 }
 
+/*
+ * The failure report: a line, a stack and the memory summary, printed
+ * synchronously, so at most printk_ratelimit()'s burst of them per
+ * interval (2.6.x), whatever the context: a storm of GFP_ATOMIC failures
+ * in an interrupt handler must not hold the CPU on the serial line.
+ */
 static void warn_alloc_failed(gfp_t gfp_mask, unsigned int order)
 {
-	if (gfp_mask & __GFP_NOWARN)
+	if ((gfp_mask & __GFP_NOWARN) || !printk_ratelimit())
 		return;
 	pr_warn("%s: page allocation failure: order:%u, mode:0x%x\n",
 		current->comm, order, gfp_mask);
