@@ -4,8 +4,8 @@
  * Each zone keeps free memory as naturally aligned blocks of 2^order pages
  * on free_area[order] lists, orders 0..MAX_ORDER-1.  Allocation takes the
  * smallest block that fits and splits it, returning the unused halves to
- * the lower lists (expand).  Freeing looks at the block's buddy - the
- * block of the same order whose pfn differs only in bit "order" - and
+ * the lower lists (expand_locked).  Freeing looks at the block's buddy -
+ * the block of the same order whose pfn differs only in bit "order" - and
  * while that buddy is free and whole, merges with it and goes up an order.
  * So fragmentation heals itself whenever both halves come back.
  *
@@ -102,8 +102,9 @@ void zone_init_free_lists(struct zone *zone)
 	zone->free_pages = 0;
 }
 
-/* zone->lock held.  The block must be free, aligned and inside the zone. */
-void __free_one_page(struct page *page, struct zone *zone, unsigned int order)
+/* The block must be free, aligned and inside the zone. */
+void free_one_page_locked(struct page *page, struct zone *zone,
+			  unsigned int order)
 {
 	unsigned long pfn = page_to_pfn(page);
 
@@ -132,11 +133,12 @@ void __free_one_page(struct page *page, struct zone *zone, unsigned int order)
 }
 
 /* Splits a block of order high down to order low, freeing the upper halves. */
-static void expand(struct zone *zone, struct page *page, unsigned int low,
-		   unsigned int high)
+static void expand_locked(struct zone *zone, struct page *page,
+			  unsigned int low, unsigned int high)
 {
 	unsigned long size = 1UL << high;
 
+	assert_spin_locked(&zone->lock);
 	while (high > low) {
 		struct page *half;
 
@@ -149,8 +151,8 @@ static void expand(struct zone *zone, struct page *page, unsigned int low,
 	}
 }
 
-/* zone->lock held.  Takes a block of 2^order pages, or NULL. */
-struct page *__rmqueue(struct zone *zone, unsigned int order)
+/* Takes a block of 2^order pages, or NULL. */
+struct page *rmqueue_locked(struct zone *zone, unsigned int order)
 {
 	assert_spin_locked(&zone->lock);
 	for (unsigned int cur = order; cur < MAX_ORDER; cur++) {
@@ -164,7 +166,7 @@ struct page *__rmqueue(struct zone *zone, unsigned int order)
 		clear_buddy_order(page);
 		area->nr_free--;
 		zone->free_pages -= 1UL << order;
-		expand(zone, page, order, cur);
+		expand_locked(zone, page, order, cur);
 		return page;
 	}
 	return NULL;
@@ -209,8 +211,8 @@ static void __free_pages_ok(struct page *page, unsigned int order)
 	if (page_poisoning)
 		poison_pages(page, 1U << order);
 	spin_lock_irqsave(&zone->lock, flags);
-	zone_stat_inc(zone, NR_ZONE_LOCK);
-	__free_one_page(page, zone, order);
+	__zone_stat_inc(zone, NR_ZONE_LOCK);
+	free_one_page_locked(page, zone, order);
 	spin_unlock_irqrestore(&zone->lock, flags);
 }
 
@@ -378,15 +380,19 @@ void zone_pcp_init(struct zone *zone)
 		pageset_init(&zone->pageset[cpu], batch);
 }
 
-/* Moves up to count order-0 pages from the buddy lists to list: one lock. */
+/*
+ * Moves up to count order-0 pages from the buddy lists to list: one lock.
+ * Interrupts off (asserted): list is this CPU's.
+ */
 static int rmqueue_bulk(struct zone *zone, int count, struct list_head *list)
 {
 	int i;
 
+	BUG_ON(!irqs_disabled());
 	spin_lock(&zone->lock);
-	zone_stat_inc(zone, NR_ZONE_LOCK);
+	__zone_stat_inc(zone, NR_ZONE_LOCK);
 	for (i = 0; i < count; i++) {
-		struct page *page = __rmqueue(zone, 0);
+		struct page *page = rmqueue_locked(zone, 0);
 
 		if (!page)
 			break;
@@ -397,26 +403,33 @@ static int rmqueue_bulk(struct zone *zone, int count, struct list_head *list)
 	return i;
 }
 
-/* Gives up to count pages from the cold end of a list back: one lock. */
+/*
+ * Gives up to count pages from the cold end of a list back: one lock.
+ * Interrupts off (asserted): list is this CPU's.
+ */
 static int free_pages_bulk(struct zone *zone, int count, struct list_head *list)
 {
 	int i;
 
+	BUG_ON(!irqs_disabled());
 	spin_lock(&zone->lock);
-	zone_stat_inc(zone, NR_ZONE_LOCK);
+	__zone_stat_inc(zone, NR_ZONE_LOCK);
 	for (i = 0; i < count && !list_empty(list); i++) {
 		struct page *page = list_last_entry(list, struct page, lru);
 
 		list_del(&page->lru);
 		__ClearPagePcp(page);
-		__free_one_page(page, zone, 0);
+		free_one_page_locked(page, zone, 0);
 	}
 	spin_unlock(&zone->lock);
-	zone_stat_add(zone, NR_PCP_DRAIN, (unsigned long)i);
+	__zone_stat_add(zone, NR_PCP_DRAIN, (unsigned long)i);
 	return i;
 }
 
-/* The hottest page off a non-empty list.  Interrupts off. */
+/*
+ * The hottest page off a non-empty list of this CPU's.  Both callers turn
+ * interrupts off in the same function just before (nothing to assert).
+ */
 static inline struct page *pcp_take(struct per_cpu_pages *pcp)
 {
 	struct page *page = list_first_entry(&pcp->list, struct page, lru);
@@ -444,10 +457,10 @@ struct page *pcp_alloc(struct zone *zone, bool cold)
 	ps = &zone->pageset[smp_processor_id()];
 	pcp = &ps->pcp[cold];
 	if (pcp->count <= pcp->low) {
-		zone_stat_inc(zone, NR_PCP_MISS);
+		__zone_stat_inc(zone, NR_PCP_MISS);
 		pcp->count += rmqueue_bulk(zone, pcp->batch, &pcp->list);
 	} else {
-		zone_stat_inc(zone, NR_PCP_HIT);
+		__zone_stat_inc(zone, NR_PCP_HIT);
 	}
 	if (!pcp->count && !cold && ps->pcp[1].count)
 		pcp = &ps->pcp[1];
@@ -572,8 +585,8 @@ static struct page *rmqueue(struct zone *zone, unsigned int order, gfp_t gfp)
 	if (order == 0 && !pcp_bypass)
 		return pcp_alloc(zone, gfp & __GFP_COLD);
 	spin_lock_irqsave(&zone->lock, flags);
-	zone_stat_inc(zone, NR_ZONE_LOCK);
-	page = __rmqueue(zone, order);
+	__zone_stat_inc(zone, NR_ZONE_LOCK);
+	page = rmqueue_locked(zone, order);
 	spin_unlock_irqrestore(&zone->lock, flags);
 	return page;
 }

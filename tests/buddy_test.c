@@ -1,6 +1,6 @@
 /*
  * tests/buddy_test.c - suite "buddy": the buddy core of mm/page_alloc.c
- * (__rmqueue, __free_one_page), zone_check() and zone_watermark_ok(), on
+ * (rmqueue_locked, free_one_page_locked), zone_check() and zone_watermark_ok(), on
  * a private zone.
  *
  * The fixture takes one naturally aligned block of 2^10 pages (2^9 if no
@@ -81,18 +81,18 @@ static void zfree(struct zone *z, unsigned long off, unsigned int order)
 	unsigned long flags;
 
 	spin_lock_irqsave(&z->lock, flags);
-	__free_one_page(blk + off, z, order);
+	free_one_page_locked(blk + off, z, order);
 	spin_unlock_irqrestore(&z->lock, flags);
 }
 
-/* The offset of the block __rmqueue() hands out, or -1 for NULL. */
+/* The offset of the block rmqueue_locked() hands out, or -1 for NULL. */
 static long zalloc(struct zone *z, unsigned int order)
 {
 	unsigned long flags;
 	struct page *page;
 
 	spin_lock_irqsave(&z->lock, flags);
-	page = __rmqueue(z, order);
+	page = rmqueue_locked(z, order);
 	spin_unlock_irqrestore(&z->lock, flags);
 	return page ? (long)(page_to_pfn(page) - blk_pfn) : -1;
 }
