@@ -204,6 +204,17 @@ static inline bool is_highmem(const struct zone *z)
 	return zone_idx(z) == ZONE_HIGHMEM;
 }
 
+/*
+ * Node and zone of a page as one number (2.6.17's page_zone_id): two pages
+ * with different ids are never buddies, whatever the spans say.  The
+ * zone bits sit right above the node bits in page->flags.
+ */
+static inline unsigned long page_zone_id(const struct page *page)
+{
+	return (page->flags >> NODES_PGSHIFT) &
+	       ((1UL << (NODES_SHIFT + ZONES_SHIFT)) - 1);
+}
+
 static inline struct zone *page_zone(const struct page *page)
 {
 	return &NODE_DATA(page_to_nid(page))->node_zones[page_zonenum(page)];

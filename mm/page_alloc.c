@@ -76,15 +76,23 @@ static inline void clear_buddy_order(struct page *page)
 	page->private = 0;
 }
 
-/* Is the block at buddy_pfn a free block of exactly this order in zone? */
-static inline bool page_is_buddy(struct zone *zone, unsigned long buddy_pfn,
-				 unsigned int order)
+/*
+ * Is the block at buddy_pfn a free block of exactly this order, of the
+ * same node and zone as page (being freed into zone)?  The span alone is
+ * not enough: firmware may interleave nodes, so that one node's span
+ * holds another's pages, free on the other's lists (2.6.17: same
+ * page_zone_id).
+ */
+static inline bool page_is_buddy(const struct page *page, struct zone *zone,
+				 unsigned long buddy_pfn, unsigned int order)
 {
 	struct page *buddy;
 
 	if (!pfn_valid(buddy_pfn) || !zone_spans_pfn(zone, buddy_pfn))
 		return false;
 	buddy = pfn_to_page(buddy_pfn);
+	if (page_zone_id(buddy) != page_zone_id(page))
+		return false;
 	return PageBuddy(buddy) && buddy->private == order;
 }
 
@@ -107,6 +115,7 @@ void free_one_page_locked(struct page *page, struct zone *zone,
 			  unsigned int order)
 {
 	unsigned long pfn = page_to_pfn(page);
+	const struct page *freed = page;
 
 	assert_spin_locked(&zone->lock);
 	BUG_ON(pfn & ((1UL << order) - 1));
@@ -117,7 +126,7 @@ void free_one_page_locked(struct page *page, struct zone *zone,
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
 		struct page *buddy;
 
-		if (!page_is_buddy(zone, buddy_pfn, order))
+		if (!page_is_buddy(freed, zone, buddy_pfn, order))
 			break;
 		buddy = pfn_to_page(buddy_pfn);
 		list_del(&buddy->lru);
