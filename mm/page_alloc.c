@@ -710,6 +710,9 @@ static struct page *__alloc_pages(gfp_t gfp_mask, unsigned int order,
 		alloc_flags |= ALLOC_HARDER;
 	if ((gfp_mask & __GFP_NOFAIL) && order > 1)
 		WARN_ON_ONCE(1);	/* may loop for ever: callers, beware */
+	/* NOFAIL can only be kept by waiting: without __GFP_WAIT it is not. */
+	if ((gfp_mask & __GFP_NOFAIL) && !wait)
+		WARN_ON_ONCE(1);
 restart:
 	page = get_page_from_freelist(gfp_mask, order, zl, alloc_flags);
 	if (page)
@@ -726,13 +729,21 @@ restart:
 			goto got_pg;
 	}
 
-	/* A reclaimer may use the last pages: reclaim needs memory too. */
+	/*
+	 * A reclaimer may use the last pages: reclaim needs memory too.  It
+	 * never reclaims recursively; with __GFP_NOFAIL it waits for pages
+	 * to come back and tries again, for ever (2.6.x: nofail_alloc).
+	 */
 	if ((p->flags & PF_MEMALLOC) && !in_interrupt()) {
 		page = get_page_from_freelist(gfp_mask, order, zl,
 					      ALLOC_NO_WATERMARKS);
 		if (page)
 			goto got_pg;
-		goto nopage;	/* and never reclaims recursively */
+		if ((gfp_mask & __GFP_NOFAIL) && wait) {
+			congestion_wait(HZ / 50);
+			goto restart;
+		}
+		goto nopage;
 	}
 	if (!wait)
 		goto nopage;
@@ -763,11 +774,15 @@ got_pg_fast:
 
 /*
  * The order-0 fast path: a page from this CPU's list of the preferred
- * zone while the list is above its low mark.  No watermark is checked:
- * pages on a per-CPU list are already outside the zone's free count, so
- * handing one out takes nothing from the reserves the watermarks guard.
- * Anything else - an empty or low list, another order, an odd mask -
- * takes the full path, which refills the list under the zone lock.
+ * zone while the list is above its low mark and the zone above its low
+ * watermark - the first pass of __alloc_pages, without the zonelist walk
+ * or the refill.  The watermark is the zone's free count, which leaves
+ * out the per-CPU lists (2.6.15+: zone_watermark_ok before
+ * buffered_rmqueue), so one comparison keeps it: a zone at or below
+ * pages_low goes to the full path, which wakes kswapd and lets the
+ * allocation go only as far down as its ALLOC_* flags allow.  Anything
+ * else - an empty or low list, another order, an odd mask - takes the
+ * full path too, which refills the list under the zone lock.
  */
 static struct page *alloc_page_fast(struct zone *zone, gfp_t gfp_mask)
 {
@@ -775,12 +790,14 @@ static struct page *alloc_page_fast(struct zone *zone, gfp_t gfp_mask)
 	struct page *page = NULL;
 	unsigned long flags;
 
+	if (!watermark_ok_order0(zone, zone->pages_low, zone_idx(zone), 0))
+		return NULL;
 	local_irq_save(flags);
 	pcp = &zone->pageset[smp_processor_id()].pcp[!!(gfp_mask & __GFP_COLD)];
 	if (pcp->count > pcp->low) {
 		page = pcp_take(pcp);
-		zone_stat_inc(zone, NR_PCP_HIT);
-		zone_stat_inc(zone, NR_ALLOC_FAST);
+		__zone_stat_inc(zone, NR_PCP_HIT);
+		__zone_stat_inc(zone, NR_ALLOC_FAST);
 	}
 	local_irq_restore(flags);
 	if (page)
