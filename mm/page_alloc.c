@@ -13,35 +13,78 @@
  *  - a block on free_area[k] is 2^k pages, starts at a pfn aligned to 2^k,
  *    lies inside its zone's span, and only its head page has PG_buddy,
  *    with private == k; free pages have _count 0;
- *  - zone->free_pages is the number of pages on the zone's lists, and
- *    free_area[k].nr_free the length of list k;
+ *  - zone->free_pages is the number of pages on the zone's buddy lists
+ *    (not the per-CPU lists), and free_area[k].nr_free the length of k;
  *  - buddies never merge across a zone edge or into a hole: a pfn outside
- *    the zone, or a page that is PG_reserved, is never a free buddy.
+ *    the zone, or a page that is PG_reserved, is never a free buddy; nor
+ *    across nodes or zones whose spans overlap (firmware interleaving
+ *    nodes): a buddy must have the page's node and zone (2.6.17:
+ *    page_zone_id).
  *
- * Allocation (__alloc_pages) has the shape of Linux 2.6's: try every zone
- * of the zonelist at the low watermark; wake kswapd; try again at the min
- * watermark (halved for __GFP_HIGH, and a quarter lower again for callers
- * that cannot sleep: GFP_ATOMIC may dig into the reserve GFP_KERNEL may
- * not touch); a reclaimer (PF_MEMALLOC: kswapd, or a task inside direct
- * reclaim) may take the last pages, ignoring watermarks, so that reclaim
- * itself can make progress; an allocation that may not sleep stops there.
- * One that may sleeps reclaims directly (mm/vmscan.c) and retries:
- *  - __GFP_NORETRY: never; one pass of reclaim and it fails;
- *  - __GFP_NOFAIL: for ever, whatever progress (with a warning above
- *    order 1: such a caller can wedge the machine);
- *  - order <= 3 (by default) while reclaim makes progress;
- *  - __GFP_REPEAT, any order: while reclaim makes progress and has not yet
- *    freed as many pages as were asked for - so it may still fail;
- *  - anything else (order > 3): one pass.
- * Between retries the caller sleeps HZ/50 (2.6's blk_congestion_wait), so
- * that kswapd and the tasks freeing memory get to run.  There is no OOM
- * killer: a failure is reported with the mode and a memory summary unless
- * __GFP_NOWARN.
+ * Order-0 pages go through per-CPU hot and cold lists in front of the
+ * buddy lists, refilled and trimmed a batch at a time under one zone
+ * lock; hot low 2 * batch, high 6 * batch, cold 0 and 2 * batch, batch
+ * from zone_batchsize() (2.6.12-15).  The fast path (alloc_page_fast)
+ * takes from this CPU's list of the preferred zone only while the list is
+ * above its low mark and the zone above pages_low: pages on a list are
+ * outside free_pages, so the watermarks judge the zone's buddy lists
+ * alone, as 2.6.15+ checked zone_watermark_ok before buffered_rmqueue.
  *
- * Locking: zone->lock (irqsave) protects the free lists and counts; it is a
- * leaf lock.  Functions named __something or documented "zone->lock held"
- * assert it.  Page state checks (prep_new_page, free_pages_check) run
- * outside the lock: the pages are exclusively the caller's there.
+ * Allocation (__alloc_pages) has the shape of Linux 2.6's:
+ *  - try every zone of the zonelist at pages_low (plus lowmem_reserve
+ *    against the preferred zone, 2.6.10+); then wake kswapd of every zone
+ *    below pages_low (2.6.x);
+ *  - try again at pages_min: halved for __GFP_HIGH (ALLOC_HIGH), and a
+ *    quarter lower again for callers that cannot sleep (ALLOC_HARDER:
+ *    GFP_ATOMIC and GFP_NOWAIT), so GFP_ATOMIC may dig into a reserve
+ *    GFP_KERNEL may not touch (ALLOC_* of 2.6.15+);
+ *  - give the per-CPU lists back and try once more (mm86's own step: the
+ *    lists are free memory the watermarks do not see);
+ *  - a reclaimer (PF_MEMALLOC: kswapd, or a task inside direct reclaim),
+ *    outside interrupts, may take the last pages, ignoring watermarks
+ *    (ALLOC_NO_WATERMARKS), so that reclaim itself can make progress; it
+ *    never reclaims recursively.  With __GFP_NOFAIL (and __GFP_WAIT) it
+ *    sleeps HZ/50 and starts over until a page comes back, never
+ *    returning NULL (2.6.15-2.6.30: nofail_alloc);
+ *  - an allocation that may not sleep stops there.  One that may sleeps
+ *    reclaims directly (mm/vmscan.c) and retries:
+ *      __GFP_NORETRY: never; one pass of reclaim and it fails;
+ *      __GFP_NOFAIL: for ever, whatever progress (with a warning above
+ *      order 1: such a caller can wedge the machine);
+ *      order <= 3 while reclaim makes progress (2.6.23:
+ *      PAGE_ALLOC_COSTLY_ORDER);
+ *      __GFP_REPEAT, any order: while reclaim makes progress and has not
+ *      yet freed as many pages as were asked for - so it may still fail
+ *      (2.6.24);
+ *      anything else (order > 3): one pass.
+ *    Between retries the caller sleeps HZ/50 (2.6.x blk_congestion_wait),
+ *    so that kswapd and the tasks freeing memory get to run.
+ *
+ * Deviations from 2.6, on purpose: there is no OOM killer, so an order-0
+ * GFP_KERNEL allocation can fail where 2.6 would loop.  __GFP_NOFAIL
+ * without __GFP_WAIT cannot be kept: 2.6 slept in blk_congestion_wait
+ * even then (a bug in atomic context); here it warns once (as Linux does
+ * since 4.x) and is treated as an ordinary allocation that may fail.
+ *
+ * A failure is reported (the mode, a stack and the memory summary) unless
+ * __GFP_NOWARN, and at most printk_ratelimit()'s burst per interval: the
+ * report is printed synchronously, from any context (2.6.x).
+ *
+ * Locking and context, all asserted, not only written:
+ *  - zone->lock protects the buddy lists and free_pages.  It is a leaf:
+ *    nothing is taken under it, nothing printed.  It is always taken with
+ *    interrupts off (irqsave, or spin_lock inside the per-CPU paths'
+ *    local_irq_save), as an interrupt handler may allocate.  The helpers
+ *    that need it end in _locked and assert_spin_locked() it.
+ *  - a CPU's per-CPU lists and its share of the zone event counters are
+ *    touched only by that CPU with interrupts off, which also keeps it
+ *    from being preempted between reading smp_processor_id() and using
+ *    it; rmqueue_bulk, free_pages_bulk and __zone_stat_add assert
+ *    BUG_ON(!irqs_disabled()) (pcp_take's callers turn them off in the
+ *    same function); zone_stat_add() turns them off itself (2.6.18:
+ *    __mod_zone_page_state/mod_zone_page_state).
+ *  - page state checks (prep_new_page, free_pages_check) run outside the
+ *    lock: the pages are exclusively the caller's there.
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
