@@ -17,6 +17,7 @@
 #include "kernel/arch.h"
 #include "kernel/cmdline.h"
 #include "kernel/printk.h"
+#include "kernel/timer.h"
 #include "lib/errno.h"
 #include "lib/kstrtox.h"
 #include "lib/sprintf.h"
@@ -87,6 +88,62 @@ static void console_write(const char *s, size_t len)
 {
 	for (unsigned int i = 0; i < nr_consoles; i++)
 		consoles[i]->write(s, len);
+}
+
+/* ---- rate limiting (printk.h) ------------------------------------------ */
+
+struct ratelimit_state printk_ratelimit_state =
+	RATELIMIT_STATE_INIT(PRINTK_RATELIMIT_INTERVAL, PRINTK_RATELIMIT_BURST);
+
+void ratelimit_state_init(struct ratelimit_state *rs, unsigned long interval,
+			  unsigned int burst)
+{
+	memset(rs, 0, sizeof(*rs));
+	rs->interval = interval;
+	rs->burst = burst;
+}
+
+bool ratelimit_at(struct ratelimit_state *rs, unsigned long now)
+{
+	unsigned int suppressed = 0;
+	unsigned long flags;
+	bool ok;
+
+	if (!rs->interval)
+		return true;
+	flags = arch_local_irq_save();
+	if (__atomic_exchange_n(&rs->busy, 1, __ATOMIC_ACQUIRE)) {
+		arch_local_irq_restore(flags);
+		return false;
+	}
+	if (!rs->begun || time_after_eq(now, rs->begin + rs->interval)) {
+		suppressed = rs->missed;
+		rs->begun = true;
+		rs->begin = now;
+		rs->printed = 0;
+		rs->missed = 0;
+	}
+	ok = rs->printed < rs->burst;
+	if (ok)
+		rs->printed++;
+	else
+		rs->missed++;
+	__atomic_store_n(&rs->busy, 0, __ATOMIC_RELEASE);
+	arch_local_irq_restore(flags);
+	/* Printed outside the state: the log's lock is never taken under it. */
+	if (suppressed)
+		printk(KERN_WARNING "printk: %u messages suppressed.\n", suppressed);
+	return ok;
+}
+
+bool ratelimit(struct ratelimit_state *rs)
+{
+	return ratelimit_at(rs, jiffies);
+}
+
+bool printk_ratelimit(void)
+{
+	return ratelimit(&printk_ratelimit_state);
 }
 
 u64 printk_clock_ns(void)

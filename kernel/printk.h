@@ -53,6 +53,43 @@ void printk_bust_lock(void);
 /* Nanoseconds since boot as printk shows them; 0 until the clock is set. */
 u64 printk_clock_ns(void);
 
+/*
+ * Rate limiting (2.6's printk_ratelimit): a caller that may print often
+ * asks first.  Within each interval (jiffies) the first burst callers are
+ * told yes, the rest no and counted; the first call of the next interval
+ * is preceded by "printk: N messages suppressed." when any were.  The
+ * burst-per-interval state is 2.6.28's ratelimit_state; the defaults and
+ * the message are 2.6.18's (which spent them as a token bucket).  A caller that finds the state busy on another CPU (or under
+ * itself, from an interrupt) is told no without being counted, so it is
+ * safe from any context with interrupts on or off.  interval 0: always
+ * yes.  printk_ratelimit() uses the one shared state, 10 messages every
+ * 5 s (2.6.18: printk_ratelimit_burst, printk_ratelimit_jiffies); tests
+ * run ratelimit() on a state of their own.
+ */
+struct ratelimit_state {
+	unsigned int busy;	/* taken by try-lock, interrupts off */
+	bool begun;		/* begin is set */
+	unsigned int burst;
+	unsigned long interval;
+	unsigned long begin;	/* jiffies at the start of this interval */
+	unsigned int printed;	/* yeses in this interval */
+	unsigned int missed;	/* noes counted in this interval */
+};
+
+#define RATELIMIT_STATE_INIT(i, b) { .interval = (i), .burst = (b) }
+#define PRINTK_RATELIMIT_INTERVAL (5 * HZ)
+#define PRINTK_RATELIMIT_BURST 10
+
+extern struct ratelimit_state printk_ratelimit_state;
+
+void ratelimit_state_init(struct ratelimit_state *rs, unsigned long interval,
+			  unsigned int burst);
+/* The decision at time now (jiffies): true to print. */
+bool ratelimit_at(struct ratelimit_state *rs, unsigned long now);
+/* ratelimit_at(rs, jiffies). */
+bool ratelimit(struct ratelimit_state *rs);
+bool printk_ratelimit(void);
+
 #ifndef pr_fmt
 #define pr_fmt(fmt) fmt
 #endif

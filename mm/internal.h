@@ -15,8 +15,9 @@
 #define ALLOC_HARDER 0x40 /* cannot sleep (GFP_ATOMIC): a quarter more */
 
 /* Buddy core; zone->lock must be held (asserted). */
-void __free_one_page(struct page *page, struct zone *zone, unsigned int order);
-struct page *__rmqueue(struct zone *zone, unsigned int order);
+void free_one_page_locked(struct page *page, struct zone *zone,
+			  unsigned int order);
+struct page *rmqueue_locked(struct zone *zone, unsigned int order);
 void zone_init_free_lists(struct zone *zone);
 
 bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,

@@ -44,8 +44,13 @@ struct free_area {
 /*
  * Event counters, per zone.  Each CPU counts in its own pageset without a
  * lock or an atomic instruction (cheap on the fast path); a reader sums
- * the CPUs' shares, a snapshot that is exact only on a quiet machine.  An
- * interrupt on the same CPU may lose one count: they are statistics.
+ * the CPUs' shares, a snapshot that is exact only on a quiet machine.
+ * The update is a read-modify-write of this CPU's share, so it runs with
+ * interrupts off: a tick (or a task preempting this one on the same CPU)
+ * that counts in between would otherwise be overwritten.  As 2.6.18's
+ * __mod_zone_page_state/mod_zone_page_state: __zone_stat_add() for code
+ * that already has interrupts off (asserted), zone_stat_add() turning
+ * them off itself.  Every count is kept: totals are exact once quiet.
  */
 enum zone_stat_item {
 	NR_ALLOC_FAST,	 /* served at the low watermark */
@@ -101,14 +106,32 @@ struct zone {
 	unsigned long managed_pages; /* given to the buddy allocator */
 	const char *name;
 
-	/* Only CPU n touches pageset[n] (interrupts off); no lock. */
+	/* Only CPU n touches pageset[n], with interrupts off; no lock. */
 	struct per_cpu_pageset pageset[NR_CPUS];
 };
 
+/* Interrupts off (asserted), so also no preemption and no migration. */
+static inline void __zone_stat_add(struct zone *z, enum zone_stat_item item,
+				   unsigned long n)
+{
+	BUG_ON(!irqs_disabled());
+	z->pageset[smp_processor_id()].stat[item] += n;
+}
+
+static inline void __zone_stat_inc(struct zone *z, enum zone_stat_item item)
+{
+	__zone_stat_add(z, item, 1);
+}
+
+/* Any context: turns interrupts off around the update. */
 static inline void zone_stat_add(struct zone *z, enum zone_stat_item item,
 				 unsigned long n)
 {
-	z->pageset[smp_processor_id()].stat[item] += n;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	__zone_stat_add(z, item, n);
+	local_irq_restore(flags);
 }
 
 static inline void zone_stat_inc(struct zone *z, enum zone_stat_item item)
@@ -179,6 +202,17 @@ static inline enum zone_type zone_idx(const struct zone *z)
 static inline bool is_highmem(const struct zone *z)
 {
 	return zone_idx(z) == ZONE_HIGHMEM;
+}
+
+/*
+ * Node and zone of a page as one number (2.6.17's page_zone_id): two pages
+ * with different ids are never buddies, whatever the spans say.  The
+ * zone bits sit right above the node bits in page->flags.
+ */
+static inline unsigned long page_zone_id(const struct page *page)
+{
+	return (page->flags >> NODES_PGSHIFT) &
+	       ((1UL << (NODES_SHIFT + ZONES_SHIFT)) - 1);
 }
 
 static inline struct zone *page_zone(const struct page *page)

@@ -4,8 +4,8 @@
  * Each zone keeps free memory as naturally aligned blocks of 2^order pages
  * on free_area[order] lists, orders 0..MAX_ORDER-1.  Allocation takes the
  * smallest block that fits and splits it, returning the unused halves to
- * the lower lists (expand).  Freeing looks at the block's buddy - the
- * block of the same order whose pfn differs only in bit "order" - and
+ * the lower lists (expand_locked).  Freeing looks at the block's buddy -
+ * the block of the same order whose pfn differs only in bit "order" - and
  * while that buddy is free and whole, merges with it and goes up an order.
  * So fragmentation heals itself whenever both halves come back.
  *
@@ -13,35 +13,78 @@
  *  - a block on free_area[k] is 2^k pages, starts at a pfn aligned to 2^k,
  *    lies inside its zone's span, and only its head page has PG_buddy,
  *    with private == k; free pages have _count 0;
- *  - zone->free_pages is the number of pages on the zone's lists, and
- *    free_area[k].nr_free the length of list k;
+ *  - zone->free_pages is the number of pages on the zone's buddy lists
+ *    (not the per-CPU lists), and free_area[k].nr_free the length of k;
  *  - buddies never merge across a zone edge or into a hole: a pfn outside
- *    the zone, or a page that is PG_reserved, is never a free buddy.
+ *    the zone, or a page that is PG_reserved, is never a free buddy; nor
+ *    across nodes or zones whose spans overlap (firmware interleaving
+ *    nodes): a buddy must have the page's node and zone (2.6.17:
+ *    page_zone_id).
  *
- * Allocation (__alloc_pages) has the shape of Linux 2.6's: try every zone
- * of the zonelist at the low watermark; wake kswapd; try again at the min
- * watermark (halved for __GFP_HIGH, and a quarter lower again for callers
- * that cannot sleep: GFP_ATOMIC may dig into the reserve GFP_KERNEL may
- * not touch); a reclaimer (PF_MEMALLOC: kswapd, or a task inside direct
- * reclaim) may take the last pages, ignoring watermarks, so that reclaim
- * itself can make progress; an allocation that may not sleep stops there.
- * One that may sleeps reclaims directly (mm/vmscan.c) and retries:
- *  - __GFP_NORETRY: never; one pass of reclaim and it fails;
- *  - __GFP_NOFAIL: for ever, whatever progress (with a warning above
- *    order 1: such a caller can wedge the machine);
- *  - order <= 3 (by default) while reclaim makes progress;
- *  - __GFP_REPEAT, any order: while reclaim makes progress and has not yet
- *    freed as many pages as were asked for - so it may still fail;
- *  - anything else (order > 3): one pass.
- * Between retries the caller sleeps HZ/50 (2.6's blk_congestion_wait), so
- * that kswapd and the tasks freeing memory get to run.  There is no OOM
- * killer: a failure is reported with the mode and a memory summary unless
- * __GFP_NOWARN.
+ * Order-0 pages go through per-CPU hot and cold lists in front of the
+ * buddy lists, refilled and trimmed a batch at a time under one zone
+ * lock; hot low 2 * batch, high 6 * batch, cold 0 and 2 * batch, batch
+ * from zone_batchsize() (2.6.12-15).  The fast path (alloc_page_fast)
+ * takes from this CPU's list of the preferred zone only while the list is
+ * above its low mark and the zone above pages_low: pages on a list are
+ * outside free_pages, so the watermarks judge the zone's buddy lists
+ * alone, as 2.6.15+ checked zone_watermark_ok before buffered_rmqueue.
  *
- * Locking: zone->lock (irqsave) protects the free lists and counts; it is a
- * leaf lock.  Functions named __something or documented "zone->lock held"
- * assert it.  Page state checks (prep_new_page, free_pages_check) run
- * outside the lock: the pages are exclusively the caller's there.
+ * Allocation (__alloc_pages) has the shape of Linux 2.6's:
+ *  - try every zone of the zonelist at pages_low (plus lowmem_reserve
+ *    against the preferred zone, 2.6.10+); then wake kswapd of every zone
+ *    below pages_low (2.6.x);
+ *  - try again at pages_min: halved for __GFP_HIGH (ALLOC_HIGH), and a
+ *    quarter lower again for callers that cannot sleep (ALLOC_HARDER:
+ *    GFP_ATOMIC and GFP_NOWAIT), so GFP_ATOMIC may dig into a reserve
+ *    GFP_KERNEL may not touch (ALLOC_* of 2.6.15+);
+ *  - give the per-CPU lists back and try once more (mm86's own step: the
+ *    lists are free memory the watermarks do not see);
+ *  - a reclaimer (PF_MEMALLOC: kswapd, or a task inside direct reclaim),
+ *    outside interrupts, may take the last pages, ignoring watermarks
+ *    (ALLOC_NO_WATERMARKS), so that reclaim itself can make progress; it
+ *    never reclaims recursively.  With __GFP_NOFAIL (and __GFP_WAIT) it
+ *    sleeps HZ/50 and starts over until a page comes back, never
+ *    returning NULL (2.6.15-2.6.30: nofail_alloc);
+ *  - an allocation that may not sleep stops there.  One that may sleeps
+ *    reclaims directly (mm/vmscan.c) and retries:
+ *      __GFP_NORETRY: never; one pass of reclaim and it fails;
+ *      __GFP_NOFAIL: for ever, whatever progress (with a warning above
+ *      order 1: such a caller can wedge the machine);
+ *      order <= 3 while reclaim makes progress (2.6.23:
+ *      PAGE_ALLOC_COSTLY_ORDER);
+ *      __GFP_REPEAT, any order: while reclaim makes progress and has not
+ *      yet freed as many pages as were asked for - so it may still fail
+ *      (2.6.24);
+ *      anything else (order > 3): one pass.
+ *    Between retries the caller sleeps HZ/50 (2.6.x blk_congestion_wait),
+ *    so that kswapd and the tasks freeing memory get to run.
+ *
+ * Deviations from 2.6, on purpose: there is no OOM killer, so an order-0
+ * GFP_KERNEL allocation can fail where 2.6 would loop.  __GFP_NOFAIL
+ * without __GFP_WAIT cannot be kept: 2.6 slept in blk_congestion_wait
+ * even then (a bug in atomic context); here it warns once (as Linux does
+ * since 4.x) and is treated as an ordinary allocation that may fail.
+ *
+ * A failure is reported (the mode, a stack and the memory summary) unless
+ * __GFP_NOWARN, and at most printk_ratelimit()'s burst per interval: the
+ * report is printed synchronously, from any context (2.6.x).
+ *
+ * Locking and context, all asserted, not only written:
+ *  - zone->lock protects the buddy lists and free_pages.  It is a leaf:
+ *    nothing is taken under it, nothing printed.  It is always taken with
+ *    interrupts off (irqsave, or spin_lock inside the per-CPU paths'
+ *    local_irq_save), as an interrupt handler may allocate.  The helpers
+ *    that need it end in _locked and assert_spin_locked() it.
+ *  - a CPU's per-CPU lists and its share of the zone event counters are
+ *    touched only by that CPU with interrupts off, which also keeps it
+ *    from being preempted between reading smp_processor_id() and using
+ *    it; rmqueue_bulk, free_pages_bulk and __zone_stat_add assert
+ *    BUG_ON(!irqs_disabled()) (pcp_take's callers turn them off in the
+ *    same function); zone_stat_add() turns them off itself (2.6.18:
+ *    __mod_zone_page_state/mod_zone_page_state).
+ *  - page state checks (prep_new_page, free_pages_check) run outside the
+ *    lock: the pages are exclusively the caller's there.
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
@@ -76,15 +119,23 @@ static inline void clear_buddy_order(struct page *page)
 	page->private = 0;
 }
 
-/* Is the block at buddy_pfn a free block of exactly this order in zone? */
-static inline bool page_is_buddy(struct zone *zone, unsigned long buddy_pfn,
-				 unsigned int order)
+/*
+ * Is the block at buddy_pfn a free block of exactly this order, of the
+ * same node and zone as page (being freed into zone)?  The span alone is
+ * not enough: firmware may interleave nodes, so that one node's span
+ * holds another's pages, free on the other's lists (2.6.17: same
+ * page_zone_id).
+ */
+static inline bool page_is_buddy(const struct page *page, struct zone *zone,
+				 unsigned long buddy_pfn, unsigned int order)
 {
 	struct page *buddy;
 
 	if (!pfn_valid(buddy_pfn) || !zone_spans_pfn(zone, buddy_pfn))
 		return false;
 	buddy = pfn_to_page(buddy_pfn);
+	if (page_zone_id(buddy) != page_zone_id(page))
+		return false;
 	return PageBuddy(buddy) && buddy->private == order;
 }
 
@@ -102,10 +153,12 @@ void zone_init_free_lists(struct zone *zone)
 	zone->free_pages = 0;
 }
 
-/* zone->lock held.  The block must be free, aligned and inside the zone. */
-void __free_one_page(struct page *page, struct zone *zone, unsigned int order)
+/* The block must be free, aligned and inside the zone. */
+void free_one_page_locked(struct page *page, struct zone *zone,
+			  unsigned int order)
 {
 	unsigned long pfn = page_to_pfn(page);
+	const struct page *freed = page;
 
 	assert_spin_locked(&zone->lock);
 	BUG_ON(pfn & ((1UL << order) - 1));
@@ -116,7 +169,7 @@ void __free_one_page(struct page *page, struct zone *zone, unsigned int order)
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
 		struct page *buddy;
 
-		if (!page_is_buddy(zone, buddy_pfn, order))
+		if (!page_is_buddy(freed, zone, buddy_pfn, order))
 			break;
 		buddy = pfn_to_page(buddy_pfn);
 		list_del(&buddy->lru);
@@ -132,11 +185,12 @@ void __free_one_page(struct page *page, struct zone *zone, unsigned int order)
 }
 
 /* Splits a block of order high down to order low, freeing the upper halves. */
-static void expand(struct zone *zone, struct page *page, unsigned int low,
-		   unsigned int high)
+static void expand_locked(struct zone *zone, struct page *page,
+			  unsigned int low, unsigned int high)
 {
 	unsigned long size = 1UL << high;
 
+	assert_spin_locked(&zone->lock);
 	while (high > low) {
 		struct page *half;
 
@@ -149,8 +203,8 @@ static void expand(struct zone *zone, struct page *page, unsigned int low,
 	}
 }
 
-/* zone->lock held.  Takes a block of 2^order pages, or NULL. */
-struct page *__rmqueue(struct zone *zone, unsigned int order)
+/* Takes a block of 2^order pages, or NULL. */
+struct page *rmqueue_locked(struct zone *zone, unsigned int order)
 {
 	assert_spin_locked(&zone->lock);
 	for (unsigned int cur = order; cur < MAX_ORDER; cur++) {
@@ -164,7 +218,7 @@ struct page *__rmqueue(struct zone *zone, unsigned int order)
 		clear_buddy_order(page);
 		area->nr_free--;
 		zone->free_pages -= 1UL << order;
-		expand(zone, page, order, cur);
+		expand_locked(zone, page, order, cur);
 		return page;
 	}
 	return NULL;
@@ -209,8 +263,8 @@ static void __free_pages_ok(struct page *page, unsigned int order)
 	if (page_poisoning)
 		poison_pages(page, 1U << order);
 	spin_lock_irqsave(&zone->lock, flags);
-	zone_stat_inc(zone, NR_ZONE_LOCK);
-	__free_one_page(page, zone, order);
+	__zone_stat_inc(zone, NR_ZONE_LOCK);
+	free_one_page_locked(page, zone, order);
 	spin_unlock_irqrestore(&zone->lock, flags);
 }
 
@@ -378,15 +432,19 @@ void zone_pcp_init(struct zone *zone)
 		pageset_init(&zone->pageset[cpu], batch);
 }
 
-/* Moves up to count order-0 pages from the buddy lists to list: one lock. */
+/*
+ * Moves up to count order-0 pages from the buddy lists to list: one lock.
+ * Interrupts off (asserted): list is this CPU's.
+ */
 static int rmqueue_bulk(struct zone *zone, int count, struct list_head *list)
 {
 	int i;
 
+	BUG_ON(!irqs_disabled());
 	spin_lock(&zone->lock);
-	zone_stat_inc(zone, NR_ZONE_LOCK);
+	__zone_stat_inc(zone, NR_ZONE_LOCK);
 	for (i = 0; i < count; i++) {
-		struct page *page = __rmqueue(zone, 0);
+		struct page *page = rmqueue_locked(zone, 0);
 
 		if (!page)
 			break;
@@ -397,26 +455,33 @@ static int rmqueue_bulk(struct zone *zone, int count, struct list_head *list)
 	return i;
 }
 
-/* Gives up to count pages from the cold end of a list back: one lock. */
+/*
+ * Gives up to count pages from the cold end of a list back: one lock.
+ * Interrupts off (asserted): list is this CPU's.
+ */
 static int free_pages_bulk(struct zone *zone, int count, struct list_head *list)
 {
 	int i;
 
+	BUG_ON(!irqs_disabled());
 	spin_lock(&zone->lock);
-	zone_stat_inc(zone, NR_ZONE_LOCK);
+	__zone_stat_inc(zone, NR_ZONE_LOCK);
 	for (i = 0; i < count && !list_empty(list); i++) {
 		struct page *page = list_last_entry(list, struct page, lru);
 
 		list_del(&page->lru);
 		__ClearPagePcp(page);
-		__free_one_page(page, zone, 0);
+		free_one_page_locked(page, zone, 0);
 	}
 	spin_unlock(&zone->lock);
-	zone_stat_add(zone, NR_PCP_DRAIN, (unsigned long)i);
+	__zone_stat_add(zone, NR_PCP_DRAIN, (unsigned long)i);
 	return i;
 }
 
-/* The hottest page off a non-empty list.  Interrupts off. */
+/*
+ * The hottest page off a non-empty list of this CPU's.  Both callers turn
+ * interrupts off in the same function just before (nothing to assert).
+ */
 static inline struct page *pcp_take(struct per_cpu_pages *pcp)
 {
 	struct page *page = list_first_entry(&pcp->list, struct page, lru);
@@ -444,10 +509,10 @@ struct page *pcp_alloc(struct zone *zone, bool cold)
 	ps = &zone->pageset[smp_processor_id()];
 	pcp = &ps->pcp[cold];
 	if (pcp->count <= pcp->low) {
-		zone_stat_inc(zone, NR_PCP_MISS);
+		__zone_stat_inc(zone, NR_PCP_MISS);
 		pcp->count += rmqueue_bulk(zone, pcp->batch, &pcp->list);
 	} else {
-		zone_stat_inc(zone, NR_PCP_HIT);
+		__zone_stat_inc(zone, NR_PCP_HIT);
 	}
 	if (!pcp->count && !cold && ps->pcp[1].count)
 		pcp = &ps->pcp[1];
@@ -572,8 +637,8 @@ static struct page *rmqueue(struct zone *zone, unsigned int order, gfp_t gfp)
 	if (order == 0 && !pcp_bypass)
 		return pcp_alloc(zone, gfp & __GFP_COLD);
 	spin_lock_irqsave(&zone->lock, flags);
-	zone_stat_inc(zone, NR_ZONE_LOCK);
-	page = __rmqueue(zone, order);
+	__zone_stat_inc(zone, NR_ZONE_LOCK);
+	page = rmqueue_locked(zone, order);
 	spin_unlock_irqrestore(&zone->lock, flags);
 	return page;
 }
@@ -624,9 +689,15 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 	return NULL;
 }
 
+/*
+ * The failure report: a line, a stack and the memory summary, printed
+ * synchronously, so at most printk_ratelimit()'s burst of them per
+ * interval (2.6.x), whatever the context: a storm of GFP_ATOMIC failures
+ * in an interrupt handler must not hold the CPU on the serial line.
+ */
 static void warn_alloc_failed(gfp_t gfp_mask, unsigned int order)
 {
-	if (gfp_mask & __GFP_NOWARN)
+	if ((gfp_mask & __GFP_NOWARN) || !printk_ratelimit())
 		return;
 	pr_warn("%s: page allocation failure: order:%u, mode:0x%x\n",
 		current->comm, order, gfp_mask);
@@ -682,6 +753,9 @@ static struct page *__alloc_pages(gfp_t gfp_mask, unsigned int order,
 		alloc_flags |= ALLOC_HARDER;
 	if ((gfp_mask & __GFP_NOFAIL) && order > 1)
 		WARN_ON_ONCE(1);	/* may loop for ever: callers, beware */
+	/* NOFAIL can only be kept by waiting: without __GFP_WAIT it is not. */
+	if ((gfp_mask & __GFP_NOFAIL) && !wait)
+		WARN_ON_ONCE(1);
 restart:
 	page = get_page_from_freelist(gfp_mask, order, zl, alloc_flags);
 	if (page)
@@ -698,13 +772,21 @@ restart:
 			goto got_pg;
 	}
 
-	/* A reclaimer may use the last pages: reclaim needs memory too. */
+	/*
+	 * A reclaimer may use the last pages: reclaim needs memory too.  It
+	 * never reclaims recursively; with __GFP_NOFAIL it waits for pages
+	 * to come back and tries again, for ever (2.6.x: nofail_alloc).
+	 */
 	if ((p->flags & PF_MEMALLOC) && !in_interrupt()) {
 		page = get_page_from_freelist(gfp_mask, order, zl,
 					      ALLOC_NO_WATERMARKS);
 		if (page)
 			goto got_pg;
-		goto nopage;	/* and never reclaims recursively */
+		if ((gfp_mask & __GFP_NOFAIL) && wait) {
+			congestion_wait(HZ / 50);
+			goto restart;
+		}
+		goto nopage;
 	}
 	if (!wait)
 		goto nopage;
@@ -735,11 +817,15 @@ got_pg_fast:
 
 /*
  * The order-0 fast path: a page from this CPU's list of the preferred
- * zone while the list is above its low mark.  No watermark is checked:
- * pages on a per-CPU list are already outside the zone's free count, so
- * handing one out takes nothing from the reserves the watermarks guard.
- * Anything else - an empty or low list, another order, an odd mask -
- * takes the full path, which refills the list under the zone lock.
+ * zone while the list is above its low mark and the zone above its low
+ * watermark - the first pass of __alloc_pages, without the zonelist walk
+ * or the refill.  The watermark is the zone's free count, which leaves
+ * out the per-CPU lists (2.6.15+: zone_watermark_ok before
+ * buffered_rmqueue), so one comparison keeps it: a zone at or below
+ * pages_low goes to the full path, which wakes kswapd and lets the
+ * allocation go only as far down as its ALLOC_* flags allow.  Anything
+ * else - an empty or low list, another order, an odd mask - takes the
+ * full path too, which refills the list under the zone lock.
  */
 static struct page *alloc_page_fast(struct zone *zone, gfp_t gfp_mask)
 {
@@ -747,12 +833,14 @@ static struct page *alloc_page_fast(struct zone *zone, gfp_t gfp_mask)
 	struct page *page = NULL;
 	unsigned long flags;
 
+	if (!watermark_ok_order0(zone, zone->pages_low, zone_idx(zone), 0))
+		return NULL;
 	local_irq_save(flags);
 	pcp = &zone->pageset[smp_processor_id()].pcp[!!(gfp_mask & __GFP_COLD)];
 	if (pcp->count > pcp->low) {
 		page = pcp_take(pcp);
-		zone_stat_inc(zone, NR_PCP_HIT);
-		zone_stat_inc(zone, NR_ALLOC_FAST);
+		__zone_stat_inc(zone, NR_PCP_HIT);
+		__zone_stat_inc(zone, NR_ALLOC_FAST);
 	}
 	local_irq_restore(flags);
 	if (page)

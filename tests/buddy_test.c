@@ -1,6 +1,6 @@
 /*
  * tests/buddy_test.c - suite "buddy": the buddy core of mm/page_alloc.c
- * (__rmqueue, __free_one_page), zone_check() and zone_watermark_ok(), on
+ * (rmqueue_locked, free_one_page_locked), zone_check() and zone_watermark_ok(), on
  * a private zone.
  *
  * The fixture takes one naturally aligned block of 2^10 pages (2^9 if no
@@ -81,18 +81,18 @@ static void zfree(struct zone *z, unsigned long off, unsigned int order)
 	unsigned long flags;
 
 	spin_lock_irqsave(&z->lock, flags);
-	__free_one_page(blk + off, z, order);
+	free_one_page_locked(blk + off, z, order);
 	spin_unlock_irqrestore(&z->lock, flags);
 }
 
-/* The offset of the block __rmqueue() hands out, or -1 for NULL. */
+/* The offset of the block rmqueue_locked() hands out, or -1 for NULL. */
 static long zalloc(struct zone *z, unsigned int order)
 {
 	unsigned long flags;
 	struct page *page;
 
 	spin_lock_irqsave(&z->lock, flags);
-	page = __rmqueue(z, order);
+	page = rmqueue_locked(z, order);
 	spin_unlock_irqrestore(&z->lock, flags);
 	return page ? (long)(page_to_pfn(page) - blk_pfn) : -1;
 }
@@ -609,6 +609,43 @@ static void no_merge_across_zone_edge(struct ktest *t)
 	EXPECT_WHOLE(t);
 }
 
+/*
+ * Firmware that interleaves nodes gives two zones overlapping spans: a
+ * page of one node lies inside the other's.  Here the private zone and a
+ * second one ("node B") both span the block; page 1 is made node B's (its
+ * node bits changed) and freed on node B's lists.  Freeing page 0 into
+ * the private zone must not take page 1 as its buddy: both stay single
+ * pages, each on its own zone's list.
+ */
+static void no_merge_with_another_nodes_page(struct ktest *t)
+{
+	static struct zone zb;
+	unsigned long saved;
+	int other;
+
+	take_all(t);
+	other = (page_to_nid(blk + 1) + 1) % MAX_NUMNODES;
+	saved = blk[1].flags;
+	set_page_links(blk + 1, page_zonenum(blk + 1), other);
+	private_zone_init(&zb, "buddy_test_nodeB", blk_pfn, blk_pages);
+
+	zfree(&zb, 1, 0);
+	pz_free(0, 0);
+	EXPECT_FREE(t, &pz, { 0, 0 });
+	EXPECT_FREE(t, &zb, { 1, 0 });
+	KTEST_EXPECT_EQ(t, pz.free_pages, 1UL);
+	KTEST_EXPECT_EQ(t, zb.free_pages, 1UL);
+
+	/* Take both back (each from its own zone), page 1 home again. */
+	KTEST_EXPECT_EQ(t, zalloc(&zb, 0), 1L);
+	KTEST_EXPECT_EQ(t, pz_alloc(0), 0L);
+	EXPECT_EMPTY(t, &zb);
+	EXPECT_EMPTY(t, &pz);
+	blk[1].flags = saved;
+	pz_free(0, blk_order);
+	EXPECT_WHOLE(t);
+}
+
 /* ---- random stress ------------------------------------------------------- */
 
 #define STRESS_OPS 100000
@@ -1088,6 +1125,7 @@ static const struct ktest_case buddy_cases[] = {
 	KTEST_CASE(exhaustion_returns_null),
 	KTEST_CASE(buddies_merge_neighbours_do_not),
 	KTEST_CASE(no_merge_across_zone_edge),
+	KTEST_CASE(no_merge_with_another_nodes_page),
 	KTEST_CASE(random_stress),
 	KTEST_CASE(zone_check_catches_corruption),
 	KTEST_CASE(watermark_boundaries),

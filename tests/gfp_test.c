@@ -34,6 +34,8 @@
  * exhaustion would change the counts (the reclaim suite tests reclaim).
  */
 #include "kernel/bug.h"
+#include "kernel/printk.h"
+#include "kernel/timer.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
 #include "mm/highmem.h"
@@ -955,6 +957,100 @@ static void hot_and_cold_frees(struct ktest *t)
 	KTEST_EXPECT_EQ(t, nr_free_pages(), free);
 }
 
+/* ---- rate-limited failure reports ----------------------------------------- */
+
+static struct {
+	unsigned int lines, reports, suppressed_notes;
+	char last[KTEST_CAPTURE_LINE];
+} rl_cap;
+
+static void rl_cap_line(const char *line)
+{
+	rl_cap.lines++;
+	if (strstr(line, "page allocation failure: order:"))
+		rl_cap.reports++;
+	if (strstr(line, "messages suppressed")) {
+		rl_cap.suppressed_notes++;
+		strscpy(rl_cap.last, line, sizeof(rl_cap.last));
+	}
+}
+
+/*
+ * A private state, burst 3 every HZ, judged at given jiffies (from just
+ * short of the wrap, so a plain comparison would be caught): 3 yes then
+ * no until the interval is over; the first yes after it says how many
+ * were suppressed, exactly once.
+ */
+static void ratelimit_burst_then_suppressed(struct ktest *t)
+{
+	struct ratelimit_state rs;
+	unsigned long t0 = (unsigned long)-5;
+	unsigned int yes = 0;
+
+	ratelimit_state_init(&rs, HZ, 3);
+	memset(&rl_cap, 0, sizeof(rl_cap));
+	ktest_capture_start(rl_cap_line);
+	for (int i = 0; i < 8; i++)
+		yes += ratelimit_at(&rs, t0);
+	yes += ratelimit_at(&rs, t0 + HZ - 1);
+	ktest_capture_stop();
+	KTEST_EXPECT_EQ(t, yes, 3U);
+	KTEST_EXPECT_EQ(t, rs.missed, 6U);
+	KTEST_EXPECT_EQ(t, rl_cap.lines, 0U);
+
+	ktest_capture_start(rl_cap_line);
+	KTEST_EXPECT_TRUE(t, ratelimit_at(&rs, t0 + HZ));
+	KTEST_EXPECT_TRUE(t, ratelimit_at(&rs, t0 + HZ));
+	KTEST_EXPECT_TRUE(t, ratelimit_at(&rs, t0 + HZ + 1));
+	KTEST_EXPECT_FALSE(t, ratelimit_at(&rs, t0 + 2 * HZ - 1));
+	ktest_capture_stop();
+	KTEST_EXPECT_EQ(t, rl_cap.lines, 1U);
+	KTEST_EXPECT_EQ(t, rl_cap.suppressed_notes, 1U);
+	KTEST_EXPECT_STREQ(t, rl_cap.last, "printk: 6 messages suppressed.");
+
+	/* Interval 0: no limit. */
+	ratelimit_state_init(&rs, 0, 1);
+	for (int i = 0; i < 5; i++)
+		KTEST_EXPECT_TRUE(t, ratelimit_at(&rs, t0));
+}
+
+/*
+ * Many failing allocations print at most printk_ratelimit()'s burst of
+ * reports: with the shared state started afresh, 5 bursts' worth of
+ * GFP_ATOMIC order-0 failures (every lowmem page taken) print exactly one
+ * burst, if they all fall within one interval.
+ */
+static void failure_reports_are_rate_limited(struct ktest *t)
+{
+	const unsigned int tries = 5 * PRINTK_RATELIMIT_BURST;
+	unsigned int failed = 0;
+	unsigned long start;
+
+	exhaust(GFP_ATOMIC);
+	ratelimit_state_init(&printk_ratelimit_state,
+			     PRINTK_RATELIMIT_INTERVAL, PRINTK_RATELIMIT_BURST);
+	memset(&rl_cap, 0, sizeof(rl_cap));
+	start = jiffies;
+	ktest_capture_start(rl_cap_line);
+	for (unsigned int i = 0; i < tries; i++) {
+		struct page *page = alloc_pages(GFP_ATOMIC, 0);
+
+		if (page)
+			hold(page, 0);
+		else
+			failed++;
+	}
+	ktest_capture_stop();
+	KTEST_ASSERT_EQ(t, failed, tries);
+	if (time_after_eq(jiffies, start + PRINTK_RATELIMIT_INTERVAL))
+		ktest_skip(t, "the failures took longer than one interval");
+	KTEST_EXPECT_EQ(t, rl_cap.reports, (unsigned int)PRINTK_RATELIMIT_BURST);
+	KTEST_EXPECT_EQ(t, printk_ratelimit_state.missed,
+			tries - PRINTK_RATELIMIT_BURST);
+	ktest_printf(t, "%u failures, %u reports printed (%u lines)", failed,
+		     rl_cap.reports, rl_cap.lines);
+}
+
 static const struct ktest_case gfp_cases[] = {
 	KTEST_CASE(zone_choice_follows_zonelist),
 	KTEST_CASE(fallback_normal_to_dma),
@@ -966,6 +1062,8 @@ static const struct ktest_case gfp_cases[] = {
 	KTEST_CASE(get_free_pages_addresses),
 	KTEST_CASE(free_pages_of_zero_is_noop),
 	KTEST_CASE(hot_and_cold_frees),
+	KTEST_CASE(ratelimit_burst_then_suppressed),
+	KTEST_CASE(failure_reports_are_rate_limited),
 	KTEST_END,
 };
 

@@ -31,6 +31,16 @@
 static struct zone pz;
 static struct page *blk;	/* NULL unless the case took a private zone */
 
+/*
+ * The case's CPU: raw, because the case thread never leaves its CPU, so
+ * the answer cannot go stale, and a preempting task on this CPU never
+ * touches the private zone.
+ */
+static int case_cpu(void)
+{
+	return raw_smp_processor_id();
+}
+
 /* ---- the private zone ------------------------------------------------ */
 
 static void take_private_zone(struct ktest *t);
@@ -38,7 +48,7 @@ static void take_private_zone(struct ktest *t);
 static void set_batch(struct ktest *t, int batch)
 {
 	take_private_zone(t);
-	struct per_cpu_pageset *ps = &pz.pageset[raw_smp_processor_id()];
+	struct per_cpu_pageset *ps = &pz.pageset[case_cpu()];
 
 	ps->pcp[0].batch = batch;
 	ps->pcp[0].low = 2 * batch;
@@ -50,12 +60,12 @@ static void set_batch(struct ktest *t, int batch)
 
 static struct per_cpu_pages *hot(void)
 {
-	return &pz.pageset[raw_smp_processor_id()].pcp[0];
+	return &pz.pageset[case_cpu()].pcp[0];
 }
 
 static struct per_cpu_pages *cold(void)
 {
-	return &pz.pageset[raw_smp_processor_id()].pcp[1];
+	return &pz.pageset[case_cpu()].pcp[1];
 }
 
 /*
@@ -83,7 +93,7 @@ static void take_private_zone(struct ktest *t)
 	pz.spanned_pages = pz.present_pages = pz.managed_pages = BLOCK_PAGES;
 	zone_pcp_init(&pz);
 	spin_lock_irqsave(&pz.lock, flags);
-	__free_one_page(blk, &pz, BLOCK_ORDER);
+	free_one_page_locked(blk, &pz, BLOCK_ORDER);
 	spin_unlock_irqrestore(&pz.lock, flags);
 }
 
@@ -100,7 +110,7 @@ static void pcp_exit(struct ktest *t)
 	zone_drain_local(&pz);
 	KTEST_EXPECT_EQ(t, zone_check(&pz, why, sizeof(why)), 0);
 	spin_lock_irqsave(&pz.lock, flags);
-	page = __rmqueue(&pz, BLOCK_ORDER);
+	page = rmqueue_locked(&pz, BLOCK_ORDER);
 	spin_unlock_irqrestore(&pz.lock, flags);
 	if (!page) {
 		KTEST_FAIL(t, "the private zone is not one block again: %s", why);
@@ -235,7 +245,7 @@ static void zone_lock_once_per_batch(struct ktest *t)
 		KTEST_ASSERT_NOT_NULL(t, page);
 		/* Straight back to the buddy lists: only refills are counted. */
 		spin_lock_irqsave(&pz.lock, flags);
-		__free_one_page(page, &pz, 0);
+		free_one_page_locked(page, &pz, 0);
 		spin_unlock_irqrestore(&pz.lock, flags);
 	}
 	locks = zone_stat_read(&pz, NR_ZONE_LOCK) - locks;

@@ -36,6 +36,13 @@
  *    the cache holds: fewer than the order's watermark needs.
  *  - nofail_waits_for_a_free: a thread's NOFAIL allocation reclaims in
  *    vain and sleeps between retries until the case frees a block.
+ *  - nofail_memalloc_waits_for_a_free: the same for a thread running
+ *    with PF_MEMALLOC (a reclaimer) once even its reserve is gone: it
+ *    never reclaims, but sleeps and retries rather than get NULL.
+ *  - fast_path_keeps_watermarks_and_wakes_kswapd: with this CPU's hot
+ *    list above its low mark, an order-0 GFP_KERNEL allocation in a zone
+ *    between min and low wakes kswapd; at min (counting the list's pages)
+ *    it fails, and GFP_NOWAIT fails at its own floor, min less a quarter.
  *  - bench_reclaim_cost: cycles of an order-0 allocation and free with
  *    memory plentiful, and with one pass of direct reclaim.
  *
@@ -341,6 +348,7 @@ struct nofail_helper {
 	bool allocating;	/* nvcsw below is set */
 	unsigned long nvcsw;	/* its voluntary switches before allocating */
 	bool got_page;
+	bool memalloc;		/* allocates with PF_MEMALLOC */
 };
 
 static struct nofail_helper nofail;
@@ -354,8 +362,11 @@ static int nofail_fn(void *arg)
 		struct page *page;
 
 		h->nvcsw = current->nvcsw;
+		if (h->memalloc)
+			current->flags |= PF_MEMALLOC;
 		WRITE_ONCE(h->allocating, true);
 		page = alloc_pages(GFP_KERNEL | __GFP_NOFAIL, 0);
+		current->flags &= ~PF_MEMALLOC;
 		WRITE_ONCE(h->got_page, page != NULL);
 		if (page)
 			__free_page(page);
@@ -419,6 +430,8 @@ static void reclaim_exit(struct ktest *t)
 				   reclaim_class_names[c], st.violations[c],
 				   st.bad_gfp[c]);
 	reclaim_cache_destroy(&cache);
+	pcp_bypass = false;
+	current->flags &= ~PF_MEMALLOC;
 	release_held();
 	stop_nofail_helper(t);
 	reclaim_on();
@@ -843,6 +856,178 @@ static void nofail_waits_for_a_free(struct ktest *t)
 	h->task = NULL;
 }
 
+/*
+ * A reclaimer's NOFAIL allocation, once even the reserve below min is
+ * gone: it cannot reclaim (never recursively), so it sleeps between
+ * retries until a page comes back, and never returns NULL (2.6.x).
+ */
+static void nofail_memalloc_waits_for_a_free(struct ktest *t)
+{
+	static const unsigned long none[RC_NR_CLASSES];
+	struct nofail_helper *h = &nofail;
+	struct task_struct *k;
+	bool retried;
+
+	init_completion(&h->go);
+	init_completion(&h->done);
+	h->memalloc = true;
+	k = kthread_create(nofail_fn, h, "reclaim_nofail");
+	KTEST_ASSERT_FALSE(t, IS_ERR(k));
+	kthread_bind(k, 0);
+	h->task = k;
+	wake_up_process(k);
+
+	prepare(t, none);
+	/* The reserve too: what a reclaimer may take, taken. */
+	current->flags |= PF_MEMALLOC;
+	squeeze();
+	current->flags &= ~PF_MEMALLOC;
+	KTEST_ASSERT_EQ(t, home_zone()->free_pages, 0UL);
+
+	complete(&h->go);
+	retried = wait_until(READ_ONCE(h->allocating) &&
+				     READ_ONCE(k->nvcsw) - h->nvcsw >= 2,
+			     WAIT_JIFFIES);
+	KTEST_EXPECT_TRUE(t, retried);
+	KTEST_EXPECT_FALSE(t, completion_done(&h->done));
+	ktest_printf(t, "still waiting after %lu sleeps",
+		     READ_ONCE(k->nvcsw) - h->nvcsw);
+
+	KTEST_EXPECT_GE(t, give_back(home_zone(), 1), 1UL);
+	if (!wait_for_completion_timeout(&h->done, WAIT_JIFFIES)) {
+		KTEST_FAIL(t, "the NOFAIL allocation did not succeed within %d s of a free",
+			   WAIT_JIFFIES / HZ);
+		return;
+	}
+	KTEST_EXPECT_TRUE(t, READ_ONCE(h->got_page));
+	kthread_stop(k);
+	h->task = NULL;
+}
+
+/* ---- the order-0 fast path against the watermarks ------------------------------ */
+
+/* This CPU's hot list of z (the case stays on CPU 0). */
+static int hot_count(struct zone *z)
+{
+	int cpu = get_cpu();
+	int n = READ_ONCE(z->pageset[cpu].pcp[0].count);
+
+	put_cpu();
+	return n;
+}
+
+/*
+ * Takes n order-0 pages straight off z's buddy lists, held: the zone's
+ * free count drops by n and nothing else moves (no watermark, no drain
+ * of the per-CPU lists, as the allocator's slow path would do).
+ */
+static void take_from_buddy(struct ktest *t, struct zone *z, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++) {
+		unsigned long flags;
+		struct page *page;
+
+		spin_lock_irqsave(&z->lock, flags);
+		page = rmqueue_locked(z, 0);
+		spin_unlock_irqrestore(&z->lock, flags);
+		KTEST_ASSERT_NOT_NULL(t, page);
+		set_page_count(page, 1);
+		hold(page, 0);
+	}
+}
+
+/* Frees n held order-0 pages of z onto this CPU's hot list. */
+static void to_hot_list(struct ktest *t, struct zone *z, unsigned long n)
+{
+	struct page *page, *next;
+
+	list_for_each_entry_safe(page, next, &held, lru) {
+		if (!n)
+			break;
+		if (page->owner_data[0] != 0 || page_zone(page) != z)
+			continue;
+		unhold(page);
+		n--;
+	}
+	KTEST_ASSERT_EQ(t, n, 0UL);
+}
+
+static void fast_path_keeps_watermarks_and_wakes_kswapd(struct ktest *t)
+{
+	static const unsigned long none[RC_NR_CLASSES];
+	struct zone *z = home_zone();
+	pg_data_t *pgdat = z->zone_pgdat;
+	unsigned long min = z->pages_min, quarter = min / 4, n;
+	unsigned long wakeups;
+	struct page *page;
+	int cpu = get_cpu();
+	int low = z->pageset[cpu].pcp[0].low, high = z->pageset[cpu].pcp[0].high;
+
+	put_cpu();
+	n = (unsigned long)low + 3;
+	if (n >= (unsigned long)high)
+		ktest_skip(t, "the hot list cannot hold low + 3 pages");
+	if (z->pages_low <= min + 1 || quarter + n >= min)
+		ktest_skip(t, "too little room between the watermarks for a list above its low mark");
+	prepare(t, none);
+
+	/*
+	 * min + 1 free in the buddy lists, n pages on this CPU's hot list.
+	 * An order-0 block given back lands on a per-CPU list: drain them.
+	 */
+	give_back(z, n + 1);
+	drain_all_pages();
+	KTEST_ASSERT_GE(t, z->free_pages, min + n + 1);
+	take_from_buddy(t, z, z->free_pages - min - 1);
+	to_hot_list(t, z, n);
+	KTEST_ASSERT_EQ(t, z->free_pages, min + 1);
+	KTEST_ASSERT_EQ(t, hot_count(z), (int)n);
+
+	/* Between min and low: GFP_KERNEL gets a page, and wakes kswapd. */
+	reclaim_on();
+	wakeups = READ_ONCE(pgdat->kswapd_wakeups);
+	page = alloc_pages(GFP_KERNEL | QUIET, 0);
+	KTEST_ASSERT_NOT_NULL(t, page);
+	hold(page, 0);
+	KTEST_EXPECT_GE(t, READ_ONCE(pgdat->kswapd_wakeups) - wakeups, 1UL);
+	KTEST_EXPECT_EQ(t, hot_count(z), (int)n - 1);
+	KTEST_EXPECT_EQ(t, z->free_pages, min + 1);
+	reclaim_off();
+
+	/*
+	 * The buddy lists at min less the list's pages: even given the list
+	 * back, the zone has only min.  GFP_KERNEL gets nothing.
+	 */
+	take_from_buddy(t, z, n);
+	KTEST_ASSERT_EQ(t, z->free_pages + (unsigned long)hot_count(z), min);
+	KTEST_ASSERT_GT(t, hot_count(z), low);
+	page = alloc_pages(GFP_KERNEL | QUIET, 0);
+	if (page)
+		hold(page, 0);
+	KTEST_EXPECT_NULL(t, page);
+	KTEST_EXPECT_EQ(t, z->free_pages + (unsigned long)hot_count(z), min);
+
+	/* GFP_NOWAIT (ALLOC_HARDER, 2.6.15+): nothing at min less a quarter. */
+	to_hot_list(t, z, n);
+	take_from_buddy(t, z, z->free_pages + n - (min - quarter));
+	KTEST_ASSERT_EQ(t, z->free_pages + (unsigned long)hot_count(z),
+			min - quarter);
+	KTEST_ASSERT_GT(t, hot_count(z), low);
+	/*
+	 * Nothing from z; a lower zone of the zonelist (at its own floor,
+	 * min plus lowmem_reserve) still has room above NOWAIT's.
+	 */
+	page = alloc_pages(GFP_NOWAIT | __GFP_NOWARN, 0);
+	if (page) {
+		hold(page, 0);
+		KTEST_EXPECT_PTR_NE(t, page_zone(page), z);
+	}
+	KTEST_EXPECT_EQ(t, z->free_pages + (unsigned long)hot_count(z),
+			min - quarter);
+	ktest_printf(t, "%s: min %lu, low %lu; hot list of %lu (low mark %d)",
+		     z->name, min, z->pages_low, n, low);
+}
+
 /* ---- cost ---------------------------------------------------------------------- */
 
 static u64 median(u64 *v, unsigned int n)
@@ -920,6 +1105,8 @@ static const struct ktest_case reclaim_cases[] = {
 	KTEST_CASE(kswapd_wakes_below_low_and_stops_at_high),
 	KTEST_CASE(noretry_fails_fast),
 	KTEST_CASE(nofail_waits_for_a_free),
+	KTEST_CASE(nofail_memalloc_waits_for_a_free),
+	KTEST_CASE(fast_path_keeps_watermarks_and_wakes_kswapd),
 	KTEST_CASE(repeat_retries_then_may_fail),
 	KTEST_CASE(bench_reclaim_cost),
 	KTEST_END,

@@ -12,7 +12,19 @@
  * The last case reads the live zones: in every populated zone the blocks
  * on the free lists, sum of nr_free << order, add up to free_pages.  Both
  * are read under zone->lock, so they are one consistent picture.
+ *
+ * counters_exact_under_irqs_and_preemption: the zone event counters of a
+ * private zone are counted from a timer on every online CPU (in the
+ * hardirq, re-armed every jiffy) while two threads per CPU count into the
+ * same counter; the total must be exactly what was added.  A count lost
+ * to a tick or a preemption in the middle of an update shows as a
+ * shortfall.
  */
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
+#include "kernel/timer.h"
+#include "lib/err.h"
 #include "lib/string.h"
 #include "mm/mmzone.h"
 #include "mm/vmstat.h"
@@ -219,6 +231,132 @@ static void buddy_counts_match_free_pages(struct ktest *t)
 	KTEST_EXPECT_GT(t, populated, 0);
 }
 
+/* ---------------------------------------------------------------- */
+/* zone event counters under interrupts and preemption */
+
+#define CT_THREADS_PER_CPU 2
+#define CT_THREAD_ADDS 200000UL
+#define CT_TIMER_RUNS 50
+#define CT_TIMER_ADDS 1000UL
+#define CT_WAIT (10 * HZ)
+
+static struct zone cz;	/* only its pagesets' counters are used */
+
+static struct ct_timer {
+	struct timer_list timer;
+	int cpu;
+	int runs;		/* left; atomic */
+} ct_timers[NR_CPUS];
+
+static struct ct_thread {
+	struct task_struct *task;
+	int done;		/* atomic */
+} ct_threads[NR_CPUS * CT_THREADS_PER_CPU];
+
+static void ct_timer_fn(unsigned long data)
+{
+	struct ct_timer *c = &ct_timers[data];
+
+	for (unsigned long i = 0; i < CT_TIMER_ADDS; i++)
+		zone_stat_inc(&cz, NR_ALLOC_SLOW);
+	if (__atomic_sub_fetch(&c->runs, 1, __ATOMIC_ACQ_REL) > 0)
+		mod_timer(&c->timer, jiffies + 1);
+}
+
+static int ct_thread_fn(void *arg)
+{
+	struct ct_thread *c = arg;
+
+	for (unsigned long i = 0; i < CT_THREAD_ADDS; i++)
+		zone_stat_inc(&cz, NR_ALLOC_SLOW);
+	__atomic_store_n(&c->done, 1, __ATOMIC_RELEASE);
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static bool ct_all_done(int nthreads)
+{
+	for (int i = 0; i < nthreads; i++)
+		if (!__atomic_load_n(&ct_threads[i].done, __ATOMIC_ACQUIRE))
+			return false;
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		if (__atomic_load_n(&ct_timers[cpu].runs, __ATOMIC_ACQUIRE) > 0)
+			return false;
+	return true;
+}
+
+static void counters_exact_under_irqs_and_preemption(struct ktest *t)
+{
+	unsigned long expect = 0, end;
+	int cpu, nthreads = 0, ntimers = 0;
+	bool done;
+
+	memset(&cz, 0, sizeof(cz));
+	memset(ct_timers, 0, sizeof(ct_timers));
+	memset(ct_threads, 0, sizeof(ct_threads));
+	for_each_online_cpu(cpu) {
+		for (int k = 0; k < CT_THREADS_PER_CPU; k++) {
+			struct ct_thread *c = &ct_threads[nthreads];
+			struct task_struct *task;
+
+			task = kthread_create(ct_thread_fn, c, "vmstat_ct");
+			if (IS_ERR(task)) {
+				KTEST_FAIL(t, "kthread_create failed");
+				goto stop;
+			}
+			kthread_bind(task, cpu);
+			c->task = task;
+			nthreads++;
+			expect += CT_THREAD_ADDS;
+		}
+	}
+	for_each_online_cpu(cpu) {
+		struct ct_timer *c = &ct_timers[cpu];
+
+		setup_timer(&c->timer, ct_timer_fn, (unsigned long)cpu);
+		c->cpu = cpu;
+		c->runs = CT_TIMER_RUNS;
+		c->timer.expires = jiffies + 1;
+		add_timer_on(&c->timer, cpu);
+		ntimers++;
+		expect += CT_TIMER_RUNS * CT_TIMER_ADDS;
+	}
+	for (int i = 0; i < nthreads; i++)
+		wake_up_process(ct_threads[i].task);
+
+	end = jiffies + CT_WAIT;
+	while (!(done = ct_all_done(nthreads)) && time_before(jiffies, end))
+		msleep(10);
+	KTEST_EXPECT_TRUE(t, done);
+	for (int i = 0; i < ntimers; i++)
+		del_timer_sync(&ct_timers[i].timer);
+	if (done) {
+		KTEST_EXPECT_EQ(t, zone_stat_read(&cz, NR_ALLOC_SLOW), expect);
+		ktest_printf(t, "%d threads and %d timers counted %lu events",
+			     nthreads, ntimers, zone_stat_read(&cz, NR_ALLOC_SLOW));
+	}
+stop:
+	for (int i = 0; i < nthreads; i++)
+		kthread_stop(ct_threads[i].task);
+}
+
+/*
+ * The non-locking update asserts what it relies on: called with
+ * interrupts on it must stop the kernel (BUG_ON(!irqs_disabled())).
+ */
+static void misuse_zone_stat_irqs_on(void)
+{
+	pr_info("ktest: misuse zone_stat_irqs_on: __zone_stat_inc with interrupts on\n");
+	memset(&cz, 0, sizeof(cz));
+	__zone_stat_inc(&cz, NR_ALLOC_FAST);
+}
+KTEST_MISUSE(zone_stat_irqs_on, misuse_zone_stat_irqs_on);
+
 static const struct ktest_case vmstat_cases[] = {
 	KTEST_CASE(buddyinfo_normal_line),
 	KTEST_CASE(buddyinfo_dma_line),
@@ -230,6 +368,7 @@ static const struct ktest_case vmstat_cases[] = {
 	KTEST_CASE(meminfo_long_names),
 	KTEST_CASE(meminfo_truncates),
 	KTEST_CASE(buddy_counts_match_free_pages),
+	KTEST_CASE(counters_exact_under_irqs_and_preemption),
 	KTEST_END,
 };
 
