@@ -14,6 +14,7 @@
 #define MM_HIGHMEM_H
 
 #include "asm/pgtable.h"
+#include "kernel/lockdep.h"
 #include "kernel/preempt.h"
 #include "mm/mm.h"
 
@@ -27,14 +28,14 @@ void kunmap_atomic(void *kvaddr, enum km_type type);
  * interrupt context, a KM_IRQ slot used in a task with interrupts on, and
  * a slot taken while it is held, with a "BUG: kmap_atomic: " line that
  * names the slot, the context and the previous user, and stops the
- * kernel.  On by default; debug_kmap is the switch (the validator's
- * command-line switch is to set it), kmap_debug_enabled() what is asked.
+ * kernel.  It is part of the validator: on unless the boot said
+ * debug_locks=0, and debug_kmap turns it off at run time (the tests).
  */
 extern bool debug_kmap;
 
 static inline bool kmap_debug_enabled(void)
 {
-	return READ_ONCE(debug_kmap);
+	return READ_ONCE(debug_kmap) && lockdep_enabled_at_boot();
 }
 
 /*
