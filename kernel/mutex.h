@@ -51,7 +51,4 @@ static inline bool mutex_is_locked(const struct mutex *lock)
 	return READ_ONCE(lock->owner) != NULL;
 }
 
-/* The precondition of a function that needs lock held by its caller. */
-#define assert_mutex_held(lock) BUG_ON(READ_ONCE((lock)->owner) != current)
-
 #endif /* KERNEL_MUTEX_H */

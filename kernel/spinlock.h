@@ -16,9 +16,9 @@
  * might_sleep() reports.
  *
  * The owner CPU is recorded so that preconditions can be asserted:
- * lockdep_assert_held(l) (kernel/lockdep.h; assert_spin_locked(l) is the
- * same test) in a function whose name ends in _locked turns a forgotten
- * lock into a BUG at the call, not a corruption later.
+ * lockdep_assert_held(l) (kernel/lockdep.h) in a function whose name ends
+ * in _locked turns a forgotten lock into a BUG at the call, not a
+ * corruption later.
  *
  * Every lock has a lockdep_map: its class for the lock validator
  * (kernel/lockdep.c), which sees each acquisition and release when it is
@@ -174,8 +174,6 @@ static inline bool spin_is_held(const spinlock_t *lock)
 {
 	return spin_is_locked(lock) && lock->cpu == raw_smp_processor_id();
 }
-
-#define assert_spin_locked(lock) BUG_ON(!spin_is_held(lock))
 
 /* Interrupts come on: the validator marks the held locks HARDIRQ-ON. */
 static inline void __lockdep_irqs_on(unsigned long ip)

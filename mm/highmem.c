@@ -63,6 +63,7 @@
  */
 #include "kernel/bug.h"
 #include "kernel/kallsyms.h"
+#include "kernel/lockdep.h"
 #include "kernel/nr_cpus.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
@@ -91,7 +92,7 @@ static DECLARE_WAIT_QUEUE_HEAD(pkmap_map_wait);
 
 static bool pkmap_stale_locked(unsigned int nr)
 {
-	assert_spin_locked(&kmap_lock);
+	lockdep_assert_held(&kmap_lock);
 	return pkmap_count[nr] == 0 && pkmap_freed_at[nr] > pkmap_flushed;
 }
 
@@ -99,7 +100,7 @@ static bool pkmap_stale_locked(unsigned int nr)
 static unsigned long map_new_virtual_locked(struct page *page,
 					    unsigned int *stale)
 {
-	assert_spin_locked(&kmap_lock);
+	lockdep_assert_held(&kmap_lock);
 	*stale = 0;
 	for (unsigned int n = 0; n < LAST_PKMAP; n++) {
 		unsigned int nr = (last_pkmap_nr + n) % LAST_PKMAP;

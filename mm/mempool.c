@@ -49,6 +49,7 @@
 #include "asm/local.h"
 #include "kernel/bug.h"
 #include "kernel/kallsyms.h"
+#include "kernel/lockdep.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
@@ -206,18 +207,16 @@ static void poison_element(const mempool_t *pool, void *element, bool check)
 
 /* ---- the reserve ------------------------------------------------------ */
 
-/* pool->lock held. */
-static void add_element(mempool_t *pool, void *element)
+static void add_element_locked(mempool_t *pool, void *element)
 {
-	assert_spin_locked(&pool->lock);
+	lockdep_assert_held(&pool->lock);
 	BUG_ON(pool->curr_nr >= pool->min_nr);
 	pool->elements[pool->curr_nr++] = element;
 }
 
-/* pool->lock held. */
-static void *remove_element(mempool_t *pool)
+static void *remove_element_locked(mempool_t *pool)
 {
-	assert_spin_locked(&pool->lock);
+	lockdep_assert_held(&pool->lock);
 	BUG_ON(pool->curr_nr <= 0);
 	return pool->elements[--pool->curr_nr];
 }
@@ -270,7 +269,7 @@ mempool_t *mempool_create(int min_nr, mempool_alloc_t *alloc_fn,
 		}
 		poison_element(pool, element, false);
 		spin_lock_irqsave(&pool->lock, flags);
-		add_element(pool, element);
+		add_element_locked(pool, element);
 		spin_unlock_irqrestore(&pool->lock, flags);
 	}
 	spin_lock_irqsave(&pools_lock, flags);
@@ -303,7 +302,7 @@ static int fill_reserve(mempool_t *pool, int gfp_mask)
 		poison_element(pool, element, false);
 		spin_lock_irqsave(&pool->lock, flags);
 		if (pool->curr_nr < pool->min_nr) {
-			add_element(pool, element);
+			add_element_locked(pool, element);
 			element = NULL;
 		}
 		spin_unlock_irqrestore(&pool->lock, flags);
@@ -327,7 +326,7 @@ int mempool_resize(mempool_t *pool, int new_min_nr, int gfp_mask)
 	if (new_min_nr <= old_min_nr) {
 		/* Shrink: give back what the smaller reserve cannot hold. */
 		while (pool->curr_nr > new_min_nr) {
-			void *element = remove_element(pool);
+			void *element = remove_element_locked(pool);
 
 			spin_unlock_irqrestore(&pool->lock, flags);
 			poison_element(pool, element, true);
@@ -437,7 +436,7 @@ static void *mempool_alloc_slow(mempool_t *pool, int gfp_mask, int gfp_nowait)
 		/* 2. The reserve. */
 		spin_lock_irqsave(&pool->lock, flags);
 		if (pool->curr_nr) {
-			element = remove_element(pool);
+			element = remove_element_locked(pool);
 			spin_unlock_irqrestore(&pool->lock, flags);
 			poison_element(pool, element, true);
 			return hand_out(pool, element, true);
@@ -496,7 +495,7 @@ void mempool_free(void *element, mempool_t *pool)
 		poison_element(pool, element, false);
 		spin_lock_irqsave(&pool->lock, flags);
 		if (pool->curr_nr < pool->min_nr) {
-			add_element(pool, element);
+			add_element_locked(pool, element);
 			spin_unlock_irqrestore(&pool->lock, flags);
 			wake_up(&pool->wait);
 			return;

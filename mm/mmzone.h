@@ -16,6 +16,7 @@
 #define MM_MMZONE_H
 
 #include "asm/page.h"
+#include "kernel/lockdep.h"
 #include "kernel/nr_cpus.h"
 #include "kernel/spinlock.h"
 #include "kernel/wait.h"
@@ -114,7 +115,7 @@ struct zone {
 static inline void __zone_stat_add(struct zone *z, enum zone_stat_item item,
 				   unsigned long n)
 {
-	BUG_ON(!irqs_disabled());
+	lockdep_assert_irqs_disabled();
 	z->pageset[smp_processor_id()].stat[item] += n;
 }
 

@@ -75,18 +75,19 @@
  *    nothing is taken under it, nothing printed.  It is always taken with
  *    interrupts off (irqsave, or spin_lock inside the per-CPU paths'
  *    local_irq_save), as an interrupt handler may allocate.  The helpers
- *    that need it end in _locked and assert_spin_locked() it.
+ *    that need it end in _locked and lockdep_assert_held() it.
  *  - a CPU's per-CPU lists and its share of the zone event counters are
  *    touched only by that CPU with interrupts off, which also keeps it
  *    from being preempted between reading smp_processor_id() and using
- *    it; rmqueue_bulk, free_pages_bulk and __zone_stat_add assert
- *    BUG_ON(!irqs_disabled()) (pcp_take's callers turn them off in the
+ *    it; rmqueue_bulk, free_pages_bulk and __zone_stat_add assert it
+ *    with lockdep_assert_irqs_disabled() (pcp_take's callers turn them off in the
  *    same function); zone_stat_add() turns them off itself (2.6.18:
  *    __mod_zone_page_state/mod_zone_page_state).
  *  - page state checks (prep_new_page, free_pages_check) run outside the
  *    lock: the pages are exclusively the caller's there.
  */
 #include "kernel/bug.h"
+#include "kernel/lockdep.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
@@ -160,7 +161,7 @@ void free_one_page_locked(struct page *page, struct zone *zone,
 	unsigned long pfn = page_to_pfn(page);
 	const struct page *freed = page;
 
-	assert_spin_locked(&zone->lock);
+	lockdep_assert_held(&zone->lock);
 	BUG_ON(pfn & ((1UL << order) - 1));
 	BUG_ON(!zone_spans_pfn(zone, pfn));
 
@@ -190,7 +191,7 @@ static void expand_locked(struct zone *zone, struct page *page,
 {
 	unsigned long size = 1UL << high;
 
-	assert_spin_locked(&zone->lock);
+	lockdep_assert_held(&zone->lock);
 	while (high > low) {
 		struct page *half;
 
@@ -206,7 +207,7 @@ static void expand_locked(struct zone *zone, struct page *page,
 /* Takes a block of 2^order pages, or NULL. */
 struct page *rmqueue_locked(struct zone *zone, unsigned int order)
 {
-	assert_spin_locked(&zone->lock);
+	lockdep_assert_held(&zone->lock);
 	for (unsigned int cur = order; cur < MAX_ORDER; cur++) {
 		struct free_area *area = &zone->free_area[cur];
 		struct page *page;
@@ -440,7 +441,7 @@ static int rmqueue_bulk(struct zone *zone, int count, struct list_head *list)
 {
 	int i;
 
-	BUG_ON(!irqs_disabled());
+	lockdep_assert_irqs_disabled();
 	spin_lock(&zone->lock);
 	__zone_stat_inc(zone, NR_ZONE_LOCK);
 	for (i = 0; i < count; i++) {
@@ -463,7 +464,7 @@ static int free_pages_bulk(struct zone *zone, int count, struct list_head *list)
 {
 	int i;
 
-	BUG_ON(!irqs_disabled());
+	lockdep_assert_irqs_disabled();
 	spin_lock(&zone->lock);
 	__zone_stat_inc(zone, NR_ZONE_LOCK);
 	for (i = 0; i < count && !list_empty(list); i++) {

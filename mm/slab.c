@@ -40,6 +40,7 @@
  * their pages allocated without list_lock held.
  */
 #include "kernel/bug.h"
+#include "kernel/lockdep.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
@@ -115,10 +116,10 @@ static void cache_init_objs(struct kmem_cache *cachep, struct slab *slabp)
 
 /*
  * Makes one slab on node nid and puts it on the free list.  No locks
- * held; called with interrupts off (the CPU array's rule), which it turns
- * back on around the page allocation when the caller may sleep - the
- * allocation may reclaim and wait, and the caller's CPU array is looked
- * at afresh after (cache_alloc_refill retries).
+ * held; called with interrupts off (the CPU array's rule, asserted),
+ * which it turns back on around the page allocation when the caller may
+ * sleep - the allocation may reclaim and wait, and the caller's CPU array
+ * is looked at afresh after (cache_alloc_refill retries).
  */
 static bool cache_grow(struct kmem_cache *cachep, gfp_t flags, int nid)
 {
@@ -128,6 +129,7 @@ static bool cache_grow(struct kmem_cache *cachep, gfp_t flags, int nid)
 	struct slab *slabp;
 	void *addr;
 
+	lockdep_assert_irqs_disabled();
 	spin_lock_irqsave(&l3->list_lock, irqflags);
 	offset = l3->colour_next * cachep->colour_off;
 	if (++l3->colour_next >= cachep->colour)
@@ -180,14 +182,17 @@ static void *slab_pages(const struct kmem_cache *cachep, const struct slab *slab
 }
 
 /*
- * Gives a free slab's pages back.  Called with its node's list_lock held;
+ * Gives a free slab's pages back, its node's list_lock held (asserted);
  * an off-slab descriptor goes back to its own (smaller) cache, whose lock
  * nests inside ours: descriptors always come from a smaller kmalloc
  * cache, so these nestings cannot form a cycle.
  */
-static void slab_destroy(struct kmem_cache *cachep, struct slab *slabp)
+static void slab_destroy_locked(struct kmem_cache *cachep,
+				struct slab *slabp)
 {
 	struct page *page = virt_to_page(slab_pages(cachep, slabp));
+
+	lockdep_assert_held(&cachep->nodelists[slabp->nodeid].list_lock);
 
 	if (cachep->flags & (SLAB_POISON | SLAB_RED_ZONE))
 		for (unsigned int i = 0; i < cachep->num; i++)
@@ -209,13 +214,15 @@ static void slab_destroy(struct kmem_cache *cachep, struct slab *slabp)
  * Returns nr objects to their slabs (2.6's free_block): each slab moves
  * to the list its new count says; a slab that becomes free is given back
  * when its node already has more free objects than free_limit.
- * Interrupts off; takes each node's list_lock.
+ * Interrupts off (asserted); takes each node's list_lock.
  */
 static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
 			       unsigned int nr)
 {
 	struct kmem_list3 *locked = NULL;
 	unsigned int pages = 0;
+
+	lockdep_assert_irqs_disabled();
 
 	for (unsigned int i = 0; i < nr; i++) {
 		void *objp = objpp[i];
@@ -235,7 +242,7 @@ static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
 		if (slabp->inuse == 0) {
 			if (l3->free_objects > l3->free_limit) {
 				l3->free_objects -= cachep->num;
-				slab_destroy(cachep, slabp);
+				slab_destroy_locked(cachep, slabp);
 				pages += 1U << cachep->gfporder;
 			} else {
 				list_add(&slabp->list, &l3->slabs_free);
@@ -259,20 +266,22 @@ static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
  */
 static struct array_cache *cpu_array(struct kmem_cache *cachep)
 {
-	BUG_ON(!irqs_disabled());
+	lockdep_assert_irqs_disabled();
 	return cachep->array[smp_processor_id()];
 }
 
 /*
  * An empty array takes up to batchcount objects from this node's slabs -
  * partial slabs first, then free ones - under one list_lock; when the
- * node has none, a slab is made.  Interrupts off.
+ * node has none, a slab is made.  Interrupts off (asserted).
  */
 static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
 {
 	struct array_cache *ac;
 	struct kmem_list3 *l3;
 	int nid = numa_node_id();
+
+	lockdep_assert_irqs_disabled();
 
 retry:
 	ac = cpu_array(cachep);
@@ -322,6 +331,8 @@ retry:
 static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
 {
 	unsigned int batch = min(ac->batchcount, ac->avail);
+
+	lockdep_assert_irqs_disabled();
 
 	free_block(cachep, ac->entry, batch);
 	ac->avail -= batch;
@@ -454,7 +465,7 @@ static int drain_freelist(struct kmem_cache *cachep)
 
 			list_del(&slabp->list);
 			l3->free_objects -= cachep->num;
-			slab_destroy(cachep, slabp);
+			slab_destroy_locked(cachep, slabp);
 			pages += 1 << cachep->gfporder;
 		}
 		spin_unlock_irqrestore(&l3->list_lock, flags);
@@ -490,7 +501,7 @@ static unsigned long reap_all_locked(void)
 	struct kmem_cache *cachep;
 	unsigned long pages = 0;
 
-	assert_mutex_held(&cache_chain_mutex);
+	lockdep_assert_held(&cache_chain_mutex);
 	/*
 	 * Twice: giving back an off-slab slab frees its descriptor into a
 	 * smaller cache's array, which the second pass empties.  Each pass

@@ -246,7 +246,7 @@ static bool setup_cache(struct kmem_cache *cachep, const char *name,
 				 cachep->num;
 	}
 	/*
-	 * slab_destroy() frees an off-slab descriptor with this cache's
+	 * slab_destroy_locked() frees an off-slab descriptor with this cache's
 	 * list_lock held, taking the descriptor cache's: a class of their
 	 * own for the descriptor caches' locks, so that the validator sees
 	 * an order, not recursion (2.6.18's on_slab_l3_key).

@@ -347,7 +347,7 @@ stop:
 
 /*
  * The non-locking update asserts what it relies on: called with
- * interrupts on it must stop the kernel (BUG_ON(!irqs_disabled())).
+ * interrupts on it must stop the kernel (lockdep_assert_irqs_disabled()).
  */
 static void misuse_zone_stat_irqs_on(void)
 {
