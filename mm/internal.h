@@ -82,9 +82,6 @@ extern bool page_poisoning;
 void poison_pages(struct page *page, unsigned int nr);
 void check_poison_pages(struct page *page, unsigned int nr);
 
-/* Zeroes a page through kmap_atomic when it is highmem. */
-void clear_highpage(struct page *page);
-
 /* The failure report's memory summary (mm/vmstat.c). */
 void show_free_areas(void);
 

@@ -80,9 +80,9 @@
  *    touched only by that CPU with interrupts off, which also keeps it
  *    from being preempted between reading smp_processor_id() and using
  *    it; rmqueue_bulk, free_pages_bulk and __zone_stat_add assert it
- *    with lockdep_assert_irqs_disabled() (pcp_take's callers turn them off in the
- *    same function); zone_stat_add() turns them off itself (2.6.18:
- *    __mod_zone_page_state/mod_zone_page_state).
+ *    with lockdep_assert_irqs_disabled() (pcp_take's callers turn them
+ *    off in the same function); zone_stat_add() turns them off itself
+ *    (2.6.18: __mod_zone_page_state/mod_zone_page_state).
  *  - page state checks (prep_new_page, free_pages_check) run outside the
  *    lock: the pages are exclusively the caller's there.
  */
