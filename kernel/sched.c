@@ -13,9 +13,12 @@
  *
  * Tasks do not move between CPUs: a kernel thread gets a CPU when it is
  * created (the least loaded, or the one kthread_bind() names) and keeps
- * it.  That is what lets smp_processor_id() stay valid in preemptible
- * code and preempt_count live per CPU (kernel/preempt.h), and it keeps
- * the locking to one lock per queue.
+ * it.  That is what lets the CPU number a task reads stay its CPU's
+ * (raw_smp_processor_id() for placement hints) and preempt_count live
+ * per CPU (kernel/preempt.h), and it keeps the locking to one lock per
+ * queue.  It does not make per-CPU data safe in preemptible code: another
+ * task on the same CPU can run between a read and its write, which is
+ * why smp_processor_id() reports a preemptible caller (kernel/smp.h).
  *
  * Invariants (rq->lock held):
  *  - rq->curr is the task running on the CPU; it is never on rq->queue;
