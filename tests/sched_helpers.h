@@ -34,7 +34,8 @@
  *    its struct helper or a suite's static struct, and never uses the
  *    ktest macros; the case checks the records once the helpers are done;
  *  - every wait is bounded: a case waits WAIT_TICKS at most for anything
- *    and fails rather than hang the boot; every wait of a helper either
+ *    (a few such windows while a count shows progress, where a slow host
+ *    may need them) and fails rather than hang the boot; every wait of a helper either
  *    ends on kthread_stop() or is bounded too, so th_suite_exit() can
  *    stop whatever a failed case left.  Only mutex_lock() cannot be cut
  *    short: a helper that may sleep in it (may_block) and is stuck there

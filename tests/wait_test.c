@@ -391,16 +391,58 @@ static int count_under_mutex(void *data)
 	return 0;
 }
 
+/*
+ * Nearly every lock in count_under_mutex() sleeps and is handed over by
+ * a wake-up on another CPU: on a host with fewer cores than vCPUs the
+ * convoy can outlast one WAIT_TICKS window.  It is waited for while the
+ * counter moves (up to MUTEX_WINDOWS windows, inside the case's time
+ * limit); a window without an increment is a lost wake-up, and fails.
+ */
+#define MUTEX_WINDOWS 6
+
+/* Windows waited until every thread parked, or 0 (*stalled: no progress). */
+static unsigned int mutex_windows_waited(bool *stalled)
+{
+	unsigned long last = ~0UL;
+
+	*stalled = false;
+	for (unsigned int w = 1; w <= MUTEX_WINDOWS; w++) {
+		unsigned long now;
+
+		if (wait_until(th_all_parked()))
+			return w;
+		now = READ_ONCE(sh.counter);
+		if (now == last) {
+			*stalled = true;
+			return 0;
+		}
+		last = now;
+	}
+	return 0;
+}
+
 static void mutex_excludes_across_cpus_and_sleeps(struct ktest *t)
 {
 	int n = clamp(2 * (int)num_online_cpus(), 3, MAX_MUTEX_THREADS), i;
+	unsigned int windows;
+	bool stalled;
 
 	for (i = 0; i < n; i++)
 		th_new_helper(t, count_under_mutex,
 			      th_nth_cpu(i))->may_block = true;
 	for (i = 0; i < n; i++)
 		wake_up_process(th_helpers[i].task);
-	assert_eventually(t, th_all_parked());
+	windows = mutex_windows_waited(&stalled);
+	if (!windows) {
+		KTEST_FAIL(t, "threads still running, the counter at %lu of %lu: %s",
+			   READ_ONCE(sh.counter), (unsigned long)n * MUTEX_LOOPS,
+			   stalled ? "no increment for a whole window (a lost wake-up?)"
+				   : "still moving after every window");
+		ktest_abort(t);
+	}
+	if (windows > 1)
+		ktest_printf(t, "slow host: the threads took %u windows of %d jiffies",
+			     windows, WAIT_TICKS);
 	KTEST_EXPECT_EQ(t, sh.counter, (unsigned long)n * MUTEX_LOOPS);
 	KTEST_EXPECT_EQ(t, read_int(&sh.overlaps), 0);
 	KTEST_EXPECT_EQ(t, read_int(&sh.bad_owner), 0);
