@@ -58,7 +58,7 @@ import ktap  # noqa: E402  (found beside this file)
 import machine  # noqa: E402
 from machine import EXIT_FAILED, EXIT_PASSED  # noqa: E402
 
-DEFAULT_TIMEOUT = 60.0
+DEFAULT_TIMEOUT = 120.0
 LOG_TAIL = 15  # log lines shown for a failed boot
 MAX_FAILED_CASES = 10  # failed cases shown for a failed boot
 MAX_DIAGNOSTICS = 4  # diagnostic lines shown per failed case

@@ -496,7 +496,7 @@ MATRIX = textwrap.dedent(r"""
     # a comment, then a blank line
 
     small | elf | -m 128M -smp 1 |  | pass
-    numa  | elf | -m 1G -smp 2 -numa node,mem=512M -numa node,mem=512M | ktest.filter="buddy slab" | pass timeout=120
+    numa  | elf | -m 1G -smp 2 -numa node,mem=512M -numa node,mem=512M | ktest.filter="buddy slab" | pass timeout=150
     iso   | iso | -m 512M | | pass
       # an indented comment
     panic | elf | -m 64M | ktest.misuse=panic | fail exit=35 line=Kernel panic - not syncing: (a|b) #x timeout=5
@@ -512,13 +512,13 @@ class TestMatrix(unittest.TestCase):
     def test_parses_fields(self):
         small, numa, iso, panic = runner.parse_matrix(MATRIX, "m")
         self.assertEqual(("small", "elf", ("-m", "128M", "-smp", "1"), "",
-                          "pass", 60.0, 4),
+                          "pass", runner.DEFAULT_TIMEOUT, 4),
                          (small.name, small.image, small.qemu_args,
                           small.cmdline, small.expect, small.timeout,
                           small.lineno))
         self.assertEqual(["-numa", "node,mem=512M"], list(numa.qemu_args[4:6]))
         self.assertEqual('ktest.filter="buddy slab"', numa.cmdline)
-        self.assertEqual(120.0, numa.timeout)
+        self.assertEqual(150.0, numa.timeout)
         self.assertEqual("iso", iso.image)
         self.assertEqual(("fail", 35, 5.0), (panic.expect, panic.exit_status,
                                              panic.timeout))
