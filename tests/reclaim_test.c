@@ -1013,8 +1013,12 @@ static void fast_path_keeps_watermarks_and_wakes_kswapd(struct ktest *t)
 	 * back to that if kswapd drained it): even given the list back, the
 	 * zone has only min.  GFP_KERNEL gets nothing.
 	 */
-	if (hot_count(z) < (int)n - 1)
-		to_hot_list(t, z, n - 1 - (unsigned long)hot_count(z));
+	if (hot_count(z) < (int)n - 1) {
+		unsigned long more = n - 1 - (unsigned long)hot_count(z);
+
+		take_from_buddy(t, z, more);
+		to_hot_list(t, z, more);
+	}
 	take_from_buddy(t, z, z->free_pages + (unsigned long)hot_count(z) - min);
 	KTEST_ASSERT_EQ(t, z->free_pages + (unsigned long)hot_count(z), min);
 	KTEST_ASSERT_GT(t, hot_count(z), low);
