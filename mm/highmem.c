@@ -38,12 +38,14 @@
  * allocator's __GFP_ZERO (clear_highpage: slot 0), page poisoning
  * (mm/page_check.c: slot 1), mempool's page poisoning (slot 0) - picks
  * with kmap_atomic_type(n).  Deviation: 2.6 instead refused __GFP_HIGHMEM
- * without __GFP_WAIT in prep_zero_page (2.6.18) and did not poison highmem
- * pages; here both work in any context, as they do since 2.6.37's stack of
- * kmap_atomic slots.
+ * without __GFP_WAIT in prep_zero_page (2.6.11; 2.6.24 only in interrupts)
+ * and did not poison highmem pages; here both work in any context, as they
+ * do since 2.6.37's stack of kmap_atomic slots.  Of the releases named in
+ * this comment only prep_zero_page's were checked against the sources
+ * (docs/linux-2.6.md).
  *
- * The validator (while kmap_debug_enabled(), on by default): a KM_USER
- * slot used in interrupt context, a KM_IRQ slot used in a task with
+ * The validator (while kmap_debug_enabled(): unless debug_locks=0): a
+ * KM_USER slot used in interrupt context, a KM_IRQ slot used in a task with
  * interrupts on (both as 2.6.27's CONFIG_DEBUG_HIGHMEM
  * debug_kmap_atomic_prot, but fatal), or a slot taken while it is held
  * (2.6.12's CONFIG_DEBUG_HIGHMEM BUG, now for lowmem pages too, and naming
