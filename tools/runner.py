@@ -657,7 +657,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                     help="directory for the serial logs (default: "
                          "%(default)s)")
     ap.add_argument("--timeout-scale", type=positive_float, default=1.0,
-                    metavar="F", help="multiply every timeout by F")
+                    metavar="F", help="multiply every timeout by F (on top "
+                    "of the stretch by boots at once per core)")
     ap.add_argument("--extra-counts", action="extend", nargs="+", default=[],
                     metavar="FILE", help="add the 'N passed, N failed' line "
                                          "of each FILE to the totals")
@@ -764,7 +765,12 @@ def run(args: argparse.Namespace) -> int:
                                              firmware, log_path, vars_path),
                                log_path)
     jobs = min(args.jobs, len(boots))
-    print(f"runner: {plural(len(boots), 'boot')}, {jobs} at a time",
+    # More boots at once than cores: each gets a share of a core, so each
+    # timeout stretches by that much (a hanging case is still named by
+    # the kernel's own per-case time limit, which counts guest time).
+    scale = args.timeout_scale * max(1.0, jobs / default_jobs())
+    print(f"runner: {plural(len(boots), 'boot')}, {jobs} at a time"
+          + (f", timeouts x{scale:.1f}" if scale != 1.0 else ""),
           flush=True)
 
     registry = ProcessRegistry()
@@ -776,7 +782,7 @@ def run(args: argparse.Namespace) -> int:
         for boot in boots:
             cmd, log_path = commands[boot.name]
             futures[pool.submit(run_qemu, cmd, log_path,
-                                boot.timeout * args.timeout_scale,
+                                boot.timeout * scale,
                                 registry)] = boot
         for future in concurrent.futures.as_completed(futures):
             boot = futures[future]
