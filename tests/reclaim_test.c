@@ -810,6 +810,39 @@ static void repeat_retries_then_may_fail(struct ktest *t)
 	EXPECT_ATTEMPT(t, &r, 1, 0, 8);
 }
 
+/* The NOFAIL thread on CPU 0, waiting for h->go (a reclaimer if memalloc). */
+static struct task_struct *nofail_start(struct ktest *t,
+					struct nofail_helper *h, bool memalloc)
+{
+	struct task_struct *k;
+
+	init_completion(&h->go);
+	init_completion(&h->done);
+	h->memalloc = memalloc;
+	k = kthread_create(nofail_fn, h, "reclaim_nofail");
+	KTEST_ASSERT_FALSE(t, IS_ERR(k));
+	kthread_bind(k, 0);
+	h->task = k;
+	wake_up_process(k);
+	return k;
+}
+
+/* One block back: the waiting NOFAIL allocation's next retry takes it. */
+static void nofail_succeeds_after_a_free(struct ktest *t,
+					 struct nofail_helper *h,
+					 struct task_struct *k)
+{
+	KTEST_EXPECT_GE(t, give_back(home_zone(), 1), 1UL);
+	if (!wait_for_completion_timeout(&h->done, WAIT_JIFFIES)) {
+		KTEST_FAIL(t, "the NOFAIL allocation did not succeed within %d s of a free",
+			   WAIT_JIFFIES / HZ);
+		return;
+	}
+	KTEST_EXPECT_TRUE(t, READ_ONCE(h->got_page));
+	kthread_stop(k);
+	h->task = NULL;
+}
+
 static void nofail_waits_for_a_free(struct ktest *t)
 {
 	static const unsigned long none[RC_NR_CLASSES];
@@ -819,13 +852,7 @@ static void nofail_waits_for_a_free(struct ktest *t)
 	bool retried;
 
 	/* Its stack first: nothing is left once the floor is built. */
-	init_completion(&h->go);
-	init_completion(&h->done);
-	k = kthread_create(nofail_fn, h, "reclaim_nofail");
-	KTEST_ASSERT_FALSE(t, IS_ERR(k));
-	kthread_bind(k, 0);
-	h->task = k;
-	wake_up_process(k);
+	k = nofail_start(t, h, false);
 
 	prepare(t, none);
 	reclaim_on();
@@ -845,15 +872,7 @@ static void nofail_waits_for_a_free(struct ktest *t)
 		     DELTA(&a, &b, rs.direct_calls), READ_ONCE(k->nvcsw) - h->nvcsw);
 
 	/* One block back: its next retry takes it. */
-	KTEST_EXPECT_GE(t, give_back(home_zone(), 1), 1UL);
-	if (!wait_for_completion_timeout(&h->done, WAIT_JIFFIES)) {
-		KTEST_FAIL(t, "the NOFAIL allocation did not succeed within %d s of a free",
-			   WAIT_JIFFIES / HZ);
-		return;
-	}
-	KTEST_EXPECT_TRUE(t, READ_ONCE(h->got_page));
-	kthread_stop(k);
-	h->task = NULL;
+	nofail_succeeds_after_a_free(t, h, k);
 }
 
 /*
@@ -868,14 +887,7 @@ static void nofail_memalloc_waits_for_a_free(struct ktest *t)
 	struct task_struct *k;
 	bool retried;
 
-	init_completion(&h->go);
-	init_completion(&h->done);
-	h->memalloc = true;
-	k = kthread_create(nofail_fn, h, "reclaim_nofail");
-	KTEST_ASSERT_FALSE(t, IS_ERR(k));
-	kthread_bind(k, 0);
-	h->task = k;
-	wake_up_process(k);
+	k = nofail_start(t, h, true);
 
 	prepare(t, none);
 	/* The reserve too: what a reclaimer may take, taken. */
@@ -893,15 +905,7 @@ static void nofail_memalloc_waits_for_a_free(struct ktest *t)
 	ktest_printf(t, "still waiting after %lu sleeps",
 		     READ_ONCE(k->nvcsw) - h->nvcsw);
 
-	KTEST_EXPECT_GE(t, give_back(home_zone(), 1), 1UL);
-	if (!wait_for_completion_timeout(&h->done, WAIT_JIFFIES)) {
-		KTEST_FAIL(t, "the NOFAIL allocation did not succeed within %d s of a free",
-			   WAIT_JIFFIES / HZ);
-		return;
-	}
-	KTEST_EXPECT_TRUE(t, READ_ONCE(h->got_page));
-	kthread_stop(k);
-	h->task = NULL;
+	nofail_succeeds_after_a_free(t, h, k);
 }
 
 /* ---- the order-0 fast path against the watermarks ------------------------------ */
