@@ -124,8 +124,14 @@ bool lockdep_irqs_disabled(void);
 		struct mutex *: lockdep_mutex_is_held,                       \
 		const struct mutex *: lockdep_mutex_is_held)(lock)
 
-#define lockdep_assert_held(lock) BUG_ON(!lockdep_is_held(lock))
-#define lockdep_assert_irqs_disabled() BUG_ON(!lockdep_irqs_disabled())
+/*
+ * Part of the validator, as in Linux: checked while debug_locks is on, so
+ * a debug_locks=0 boot keeps them off the allocator's fast paths.
+ */
+#define lockdep_assert_held(lock)                                           \
+	BUG_ON(unlikely(debug_locks) && !lockdep_is_held(lock))
+#define lockdep_assert_irqs_disabled()                                      \
+	BUG_ON(unlikely(debug_locks) && !lockdep_irqs_disabled())
 
 /* ---- the tests' entry points (tests/lockdep_test.c) ---- */
 
