@@ -2,9 +2,10 @@
  * tests/ktest.c - runs the suites and prints KTAP version 1.
  *
  * Suites come from the ktest_suites section (KTEST_SUITE), in link order.
- * ktest.filter=GLOB selects cases by "suite.case" (a glob without a dot
- * selects whole suites); suites with no selected case are not printed at
- * all, so the plan always matches what runs.
+ * ktest.filter=GLOB[,GLOB...] selects cases by "suite.case" (a glob
+ * without a dot selects whole suites; a case runs if any glob selects
+ * it); suites with no selected case are not printed at all, so the plan
+ * always matches what runs.
  *
  * Each case runs as: snapshot every KTEST_RESOURCE counter; init; the
  * case; exit (only if init completed, even when the case aborted); compare
@@ -40,7 +41,7 @@
 #include "tests/ktest.h"
 
 #define MAX_RESOURCES 16
-#define FILTER_MAX 128
+#define FILTER_MAX 512
 
 /* Weak: a build without misuse scenarios (or resources) has no section. */
 extern const struct ktest_suite *const __start_ktest_suites[] __weak,
@@ -103,18 +104,38 @@ __setup("ktest.time_limit", ktest_time_limit_setup);
 
 /* ---- selection ---- */
 
+/* Does one glob (no comma) of the filter select this case? */
+static bool glob_selects(const char *glob, size_t len,
+			 const struct ktest_suite *s, const struct ktest_case *c)
+{
+	char pat[FILTER_MAX];
+	char full[FILTER_MAX + 64];
+
+	memcpy(pat, glob, len);
+	pat[len] = '\0';
+	if (!strchr(pat, '.'))
+		return glob_match(pat, s->name);
+	snprintf(full, sizeof(full), "%s.%s", s->name, c->name);
+	return glob_match(pat, full);
+}
+
+/* The filter is a comma-separated list of globs; a case runs if any selects it. */
 static bool case_selected(const struct ktest_suite *s, const struct ktest_case *c)
 {
-	char full[FILTER_MAX + 64];
-	const char *dot;
+	const char *p = filter;
 
 	if (!filter[0])
 		return true;
-	dot = strchr(filter, '.');
-	if (!dot)
-		return glob_match(filter, s->name);
-	snprintf(full, sizeof(full), "%s.%s", s->name, c->name);
-	return glob_match(filter, full);
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (len && glob_selects(p, len, s, c))
+			return true;
+		if (!comma)
+			return false;
+		p = comma + 1;
+	}
 }
 
 static unsigned int selected_cases(const struct ktest_suite *s)
