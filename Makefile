@@ -72,7 +72,8 @@ SRCS := $(wildcard boot/*.S) \
 	$(wildcard tests/*.c)
 OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
 
-.PHONY: all run test test-qemu test-host host fuzz fuzz-build bench-host valgrind iso debug deps clean help
+.PHONY: all run test test-qemu test-host host fuzz fuzz-build bench-host valgrind iso debug deps clean help \
+	lab
 
 all: $(KERNEL)
 
@@ -280,6 +281,18 @@ test-host: $(HOST_BIN) $(FUZZ_BINS)
 		--host-binary $(HOST_BIN) --logs $(BUILD)/logs \
 		--fuzz $(FUZZ_BINS) --fuzz-seconds $(FUZZ_TEST_SECONDS) \
 		--fuzz-corpus tests/fuzz/corpus --fuzz-work $(FUZZ_BUILD)
+
+# ---- course labs ----------------------------------------------------------
+# A lab is a student tree cut from this one: labs/NAME/ holds its hand-out
+# and its grading (tools/labtree.py has the format).  make lab LAB=NAME
+# DEST=DIR writes the tree; in it, make grade and make handin.
+LAB ?= $(shell cat .mm86-lab 2>/dev/null)
+
+lab:
+	@if [ -z "$(LAB)" ] || [ -z "$(DEST)" ]; then \
+		echo "usage: make lab LAB=NAME DEST=DIR; the labs:"; \
+		$(PYTHON) tools/lab.py list; exit 2; fi
+	@$(PYTHON) tools/lab.py cut $(LAB) $(DEST)
 
 # ---- set-up: the Debian packages each target needs ----------------------
 # The one table of them.  `deps` installs what the goals on the command line

@@ -1,0 +1,449 @@
+#!/usr/bin/env python3
+"""Course labs: the reference tree's solution regions, the lab manifests,
+and the student trees cut from them.
+
+A lab's solution lives in the reference sources between markers, with the
+stub that a student tree gets in its place:
+
+        /* LAB buddy: BEGIN merge the freed block with its free buddies */
+        ... the reference solution ...
+        /* LAB buddy: STUB
+        return NULL;
+        */
+        /* LAB buddy: END */
+
+The STUB part is optional (no stub: the region's lines simply go) and is
+copied verbatim, so it may not hold "*/".  The student tree gets, in the
+region's place, one line "/* LAB buddy: TODO <what the BEGIN line says> */"
+at the BEGIN line's indentation, then the stub.  Regions of the other labs
+keep their solution and lose their markers.  Regions do not nest.
+
+Each lab has a directory labs/NAME/ with a hand-out README.md and a
+lab.conf, one directive per line ("#" starts a comment line):
+
+    title    what the lab is about, in one line
+    files    PATH...        the files that hold the lab's regions (each must
+                            hold at least one, and no other file may)
+    hidden   IDENT...       identifiers that must not survive in a student
+                            tree, beyond those found automatically
+    qemu     OPTION...      QEMU options of the graded boot
+                            (default: -m 256M -smp 2)
+    append   TEXT           more kernel command line for the graded boot
+    timeout  SECONDS        the graded boot's time limit (default: 120)
+    test     SUITE.CASE POINTS
+                            a graded case and its points, in the order the
+                            grader lists them
+
+The module is used by tools/lab.py (make lab, make test-labs), by
+tools/grade.py and by tools/exercises.py; it never runs anything but git.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+
+LABS_DIR = "labs"
+LAB_FILE = ".mm86-lab"  # in a student tree: the name of its lab
+BASE_TAG = "lab-base"  # in a student tree: the commit handed out
+MARKED_EXT = (".c", ".h", ".S")
+DEFAULT_QEMU = "-m 256M -smp 2"
+DEFAULT_TIMEOUT = 120.0
+
+NAME = r"[a-z][a-z0-9_-]*"
+BEGIN_RE = re.compile(r"^(\s*)/\* LAB (" + NAME + r"): BEGIN(?: (.*?))? \*/\s*$")
+STUB_RE = re.compile(r"^\s*/\* LAB (" + NAME + r"): STUB\s*$")
+STUB_END_RE = re.compile(r"^\s*\*/\s*$")
+END_RE = re.compile(r"^\s*/\* LAB (" + NAME + r"): END \*/\s*$")
+ANY_MARK_RE = re.compile(r"LAB " + NAME + r": (BEGIN|STUB|END|TODO)")
+IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+C_WORDS = set("""
+auto break case char const continue default do double else enum extern float
+for goto if inline int long register restrict return short signed sizeof
+static struct switch typedef union unsigned void volatile while bool true
+false NULL
+""".split())
+
+
+class LabError(Exception):
+    """A malformed region, manifest or tree; the message says where."""
+
+
+@dataclass
+class Region:
+    lab: str
+    path: str
+    begin: int  # line numbers, 1-based, of the markers
+    end: int
+    what: str  # the BEGIN line's description
+    indent: str
+    solution: list[str]  # lines, with their newlines
+    stub: list[str]
+
+
+@dataclass
+class Test:
+    name: str  # suite.case
+    points: int
+
+    @property
+    def suite(self) -> str:
+        return self.name.split(".", 1)[0]
+
+
+@dataclass
+class Lab:
+    name: str
+    title: str = ""
+    files: list[str] = field(default_factory=list)
+    hidden: list[str] = field(default_factory=list)
+    qemu: list[str] = field(default_factory=lambda: shlex.split(DEFAULT_QEMU))
+    append: str = ""
+    timeout: float = DEFAULT_TIMEOUT
+    tests: list[Test] = field(default_factory=list)
+
+    @property
+    def points(self) -> int:
+        return sum(t.points for t in self.tests)
+
+
+# -- regions ---------------------------------------------------------------
+
+
+def split_regions(text: str, path: str) -> list[str | Region]:
+    """The file as a list of plain lines and Regions; raises LabError."""
+    out: list[str | Region] = []
+    lines = text.splitlines(keepends=True)
+    region: Region | None = None
+    in_stub = False
+    for n, line in enumerate(lines, 1):
+        where = f"{path}:{n}"
+        m = BEGIN_RE.match(line)
+        if m:
+            if region:
+                raise LabError(f"{where}: LAB {m.group(2)}: BEGIN inside "
+                               f"lab {region.lab}'s region (line "
+                               f"{region.begin}): regions do not nest")
+            region = Region(m.group(2), path, n, 0, m.group(3) or "",
+                            m.group(1), [], [])
+            continue
+        if region is None:
+            if ANY_MARK_RE.search(line):
+                raise LabError(f"{where}: a LAB marker outside any region "
+                               f"(or a malformed BEGIN): {line.strip()}")
+            out.append(line)
+            continue
+        if in_stub:
+            if STUB_END_RE.match(line):
+                in_stub = False
+            elif ANY_MARK_RE.search(line):
+                raise LabError(f"{where}: a LAB marker inside the stub of "
+                               f"lab {region.lab}'s region (line "
+                               f"{region.begin}); is the stub's */ missing?")
+            else:
+                region.stub.append(line)
+            continue
+        m = STUB_RE.match(line)
+        if m:
+            if m.group(1) != region.lab:
+                raise LabError(f"{where}: STUB of lab {m.group(1)} in lab "
+                               f"{region.lab}'s region (line {region.begin})")
+            if region.stub:
+                raise LabError(f"{where}: a second STUB in one region")
+            in_stub = True
+            region.stub = []
+            continue
+        m = END_RE.match(line)
+        if m:
+            if m.group(1) != region.lab:
+                raise LabError(f"{where}: END of lab {m.group(1)} closes lab "
+                               f"{region.lab}'s region (line {region.begin})")
+            region.end = n
+            out.append(region)
+            region = None
+            continue
+        if ANY_MARK_RE.search(line):
+            raise LabError(f"{where}: a malformed LAB marker: {line.strip()}")
+        if region.stub or in_stub:
+            raise LabError(f"{where}: solution code after the STUB of lab "
+                           f"{region.lab}'s region (line {region.begin})")
+        region.solution.append(line)
+    if region:
+        raise LabError(f"{path}:{region.begin}: lab {region.lab}'s region "
+                       f"has no END")
+    for piece in out:
+        if isinstance(piece, Region) and any("*/" in s for s in piece.stub):
+            raise LabError(f"{path}:{piece.begin}: the stub may not hold */")
+    return out
+
+
+def cut_text(pieces: list[str | Region], lab: str) -> str:
+    """The student's text: lab's regions become TODO + stub."""
+    out = []
+    for piece in pieces:
+        if isinstance(piece, str):
+            out.append(piece)
+        elif piece.lab == lab:
+            what = f" {piece.what}" if piece.what else ""
+            out.append(f"{piece.indent}/* LAB {lab}: TODO{what} */\n")
+            out.extend(piece.stub)
+        else:
+            out.extend(piece.solution)
+    return "".join(out)
+
+
+# -- trees -----------------------------------------------------------------
+
+
+def tree_files(root: str) -> list[str]:
+    """The tree's files as git sees them: tracked and untracked, not
+    ignored, and present (a deleted tracked file is left out)."""
+    try:
+        res = subprocess.run(
+            ["git", "-C", root, "ls-files", "-z", "--cached", "--others",
+             "--exclude-standard"], capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise LabError(f"{root}: not a git tree ({e})") from None
+    names = sorted(set(res.stdout.decode().split("\0")) - {""})
+    return [n for n in names if os.path.isfile(os.path.join(root, n))]
+
+
+def read(root: str, path: str) -> str:
+    with open(os.path.join(root, path), encoding="utf-8") as f:
+        return f.read()
+
+
+def all_regions(root: str, files: list[str]) -> dict[str, list[Region]]:
+    """Every marked file's pieces, checked; raises LabError listing all."""
+    errors, regions = [], {}
+    for path in files:
+        if not path.endswith(MARKED_EXT):
+            continue
+        try:
+            pieces = split_regions(read(root, path), path)
+        except LabError as e:
+            errors.append(str(e))
+            continue
+        found = [p for p in pieces if isinstance(p, Region)]
+        if found:
+            regions[path] = found
+    if errors:
+        raise LabError("\n".join(errors))
+    return regions
+
+
+def lab_names(root: str) -> list[str]:
+    d = os.path.join(root, LABS_DIR)
+    if not os.path.isdir(d):
+        return []
+    return sorted(n for n in os.listdir(d)
+                  if os.path.isfile(os.path.join(d, n, "lab.conf")))
+
+
+def load_lab(root: str, name: str, conf: str | None = None) -> Lab:
+    """Parses labs/NAME/lab.conf (or conf); raises LabError."""
+    path = conf or os.path.join(root, LABS_DIR, name, "lab.conf")
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise LabError(f"no lab {name!r}: cannot read {path}: {e.strerror}")
+    lab, errors, seen = Lab(name), [], set()
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, _, rest = line.partition(" ")
+        rest = rest.strip()
+        where = f"{path}:{n}"
+        if key == "title":
+            lab.title = rest
+        elif key == "files":
+            lab.files += rest.split()
+        elif key == "hidden":
+            lab.hidden += rest.split()
+        elif key == "qemu":
+            lab.qemu = shlex.split(rest)
+        elif key == "append":
+            lab.append = rest
+        elif key == "timeout":
+            try:
+                lab.timeout = float(rest)
+                if not lab.timeout > 0:
+                    raise ValueError
+            except ValueError:
+                errors.append(f"{where}: timeout {rest!r} is not a positive "
+                              f"number of seconds")
+        elif key == "test":
+            parts = rest.split()
+            if (len(parts) != 2 or not re.fullmatch(r"\w+\.\w+", parts[0])
+                    or not parts[1].isdigit() or int(parts[1]) <= 0):
+                errors.append(f"{where}: want 'test SUITE.CASE POINTS' with "
+                              f"POINTS > 0, got {rest!r}")
+                continue
+            if parts[0] in seen:
+                errors.append(f"{where}: {parts[0]} is graded twice")
+            seen.add(parts[0])
+            lab.tests.append(Test(parts[0], int(parts[1])))
+        else:
+            errors.append(f"{where}: unknown directive {key!r}")
+    if not lab.title:
+        errors.append(f"{path}: no title")
+    if not lab.tests:
+        errors.append(f"{path}: no graded test")
+    if errors:
+        raise LabError("\n".join(errors))
+    return lab
+
+
+def identifiers(text: str) -> set[str]:
+    return set(IDENT_RE.findall(text)) - C_WORDS
+
+
+def solution_only(root: str, files: list[str], lab: str) -> set[str]:
+    """Identifiers that appear in lab's solutions and nowhere else in the
+    tree (not in its stubs, other code, docs or tests)."""
+    inside, outside = set(), set()
+    for path in files:
+        try:
+            text = read(root, path)
+        except (UnicodeDecodeError, OSError):
+            continue
+        if not path.endswith(MARKED_EXT):
+            outside |= identifiers(text)
+            continue
+        for piece in split_regions(text, path):
+            if isinstance(piece, str):
+                outside |= identifiers(piece)
+            elif piece.lab == lab:
+                inside |= identifiers("".join(piece.solution))
+                outside |= identifiers("".join(piece.stub) + piece.what)
+            else:
+                outside |= identifiers("".join(piece.solution))
+    return inside - outside
+
+
+def check_lab(root: str, lab: Lab, files: list[str] | None = None) -> None:
+    """The lab's regions are where its manifest says; raises LabError."""
+    files = files if files is not None else tree_files(root)
+    regions = all_regions(root, files)
+    errors = []
+    holding = {p for p, rs in regions.items() if any(r.lab == lab.name
+                                                       for r in rs)}
+    for path in lab.files:
+        if path not in holding:
+            errors.append(f"labs/{lab.name}/lab.conf: {path} holds no "
+                          f"region of lab {lab.name}")
+    for path in sorted(holding - set(lab.files)):
+        errors.append(f"{path}: holds a region of lab {lab.name} but "
+                      f"labs/{lab.name}/lab.conf does not list it in files")
+    if errors:
+        raise LabError("\n".join(errors))
+
+
+def git(cwd: str, *args: str) -> str:
+    res = subprocess.run(["git", "-C", cwd, "-c", "user.name=mm86",
+                          "-c", "user.email=mm86@localhost",
+                          "-c", "commit.gpgsign=false", *args],
+                         capture_output=True, text=True)
+    if res.returncode:
+        raise LabError(f"git {' '.join(args)} in {cwd}: "
+                       f"{res.stderr.strip()}")
+    return res.stdout
+
+
+def cut_tree(root: str, lab_name: str, dest: str, *,
+             prebuilt: str | None = None, init_git: bool = True) -> list[str]:
+    """Writes the student tree of lab_name to dest (which must not exist or
+    be empty) and returns the files the cut changed.
+
+    Files the cut leaves alone keep their modification time; with
+    prebuilt (a build directory of root), the kernel's objects are copied
+    too, so that make rebuilds only what the cut changed.
+    """
+    lab = load_lab(root, lab_name)
+    files = tree_files(root)
+    check_lab(root, lab, files)
+    if os.path.exists(dest) and os.listdir(dest):
+        raise LabError(f"{dest} exists and is not empty: choose a new "
+                       f"directory for the student tree")
+    os.makedirs(dest, exist_ok=True)
+    changed = []
+    for path in files:
+        src, dst = os.path.join(root, path), os.path.join(dest, path)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        if path.endswith(MARKED_EXT):
+            text = read(root, path)
+            pieces = split_regions(text, path)
+            if any(isinstance(p, Region) for p in pieces):
+                out = cut_text(pieces, lab_name)
+                if out != text:
+                    with open(dst, "w", encoding="utf-8") as f:
+                        f.write(out)
+                    shutil.copymode(src, dst)
+                    changed.append(path)
+                    continue
+        shutil.copy2(src, dst, follow_symlinks=False)
+    with open(os.path.join(dest, LAB_FILE), "w", encoding="utf-8") as f:
+        f.write(lab_name + "\n")
+    check_student(root, lab, dest, files)
+    if prebuilt:
+        copy_objects(prebuilt, os.path.join(dest, "build"))
+    if init_git:
+        git(dest, "init", "-q")
+        git(dest, "add", "-A")
+        git(dest, "commit", "-q", "-m",
+            f"mm86 lab {lab_name}: the hand-out\n\n{lab.title}\n")
+        git(dest, "tag", BASE_TAG)
+    return changed
+
+
+def check_student(root: str, lab: Lab, dest: str,
+                  files: list[str] | None = None) -> None:
+    """No region marker and no solution-only identifier of lab survives in
+    the student tree at dest; raises LabError naming each."""
+    files = files if files is not None else tree_files(root)
+    secret = solution_only(root, files, lab.name) | set(lab.hidden)
+    errors = []
+    for path in files:
+        try:
+            text = read(dest, path)
+        except (UnicodeDecodeError, OSError):
+            continue
+        for n, line in enumerate(text.splitlines(), 1):
+            if path.endswith(MARKED_EXT) and re.search(
+                    r"LAB " + NAME + r": (BEGIN|STUB|END)", line):
+                errors.append(f"{path}:{n}: a region marker survived")
+            if not path.startswith(LABS_DIR + "/"):
+                for ident in identifiers(line) & secret:
+                    errors.append(f"{path}:{n}: solution-only identifier "
+                                  f"{ident} survived")
+    if errors:
+        raise LabError("\n".join(errors))
+
+
+OBJECT_DIRS = ("arch", "boot", "kernel", "lib", "mm", "tests")
+
+
+def copy_objects(build: str, dest_build: str) -> None:
+    """Copies the kernel's objects and dependency files, times kept."""
+    for d in OBJECT_DIRS:
+        src = os.path.join(build, d)
+        if os.path.isdir(src):
+            shutil.copytree(src, os.path.join(dest_build, d),
+                            dirs_exist_ok=True)
+
+
+def copy_tree(root: str, dest: str, prebuilt: str | None = None) -> None:
+    """A copy of root's files (times kept) at dest, for a patched build."""
+    os.makedirs(dest, exist_ok=True)
+    for path in tree_files(root):
+        dst = os.path.join(dest, path)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copy2(os.path.join(root, path), dst, follow_symlinks=False)
+    if prebuilt:
+        copy_objects(prebuilt, os.path.join(dest, "build"))
