@@ -355,8 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     for g in per_seed[0]:
         text.append(format_grade(g))
         if hidden and any(r.hidden for r in g.results):
-            text.append(f"  ({sum(r.hidden for r in g.results)} of these "
-                        f"are your teacher's hidden tests)")
+            text.append(f"  (hidden: {sum(r.hidden for r in g.results)} "
+                        f"of these tests are your teacher's)")
     if len(per_seed[0]) > 1:
         total = sum(g.score for g in per_seed[0])
         most = sum(g.max for g in per_seed[0])
