@@ -4,8 +4,8 @@
  * Suites come from the ktest_suites section (KTEST_SUITE), in link order.
  * ktest.filter=GLOB[,GLOB...] selects cases by "suite.case" (a glob
  * without a dot selects whole suites; a case runs if any glob selects
- * it); suites with no selected case are not printed at all, so the plan
- * always matches what runs.
+ * it; several ktest.filter= parameters add up); suites with no selected
+ * case are not printed at all, so the plan always matches what runs.
  *
  * Each case runs as: snapshot every KTEST_RESOURCE counter; init; the
  * case; exit (only if init completed, even when the case aborted); compare
@@ -64,20 +64,29 @@ struct ktest_counts {
 
 /* ---- command line ---- */
 
+/*
+ * A kernel parameter is at most CMDLINE_PARAM_MAX - 1 bytes, so a long list
+ * comes as several ktest.filter= parameters, whose globs add up.
+ */
 static int ktest_filter_setup(const char *val)
 {
-	if (!val || !*val || strscpy(filter, val, sizeof(filter)) < 0)
+	size_t used = strlen(filter);
+
+	if (!val || !*val)
 		return -EINVAL;
-	for (const char *p = filter; *p; ) {
+	for (const char *p = val; *p; ) {
 		const char *comma = strchr(p, ',');
 		size_t len = comma ? (size_t)(comma - p) : strlen(p);
 
-		if (len >= GLOB_MAX) {
-			filter[0] = '\0';
+		if (len >= GLOB_MAX)
 			return -EINVAL;
-		}
 		p += len + (comma != NULL);
 	}
+	if (used + !!used + strlen(val) >= sizeof(filter))
+		return -EINVAL;
+	if (used)
+		filter[used++] = ',';
+	strscpy(filter + used, val, sizeof(filter) - used);
 	return 0;
 }
 __setup("ktest.filter", ktest_filter_setup);

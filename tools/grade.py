@@ -43,7 +43,8 @@ import labtree  # noqa: E402
 import machine  # noqa: E402
 import runner  # noqa: E402
 
-FILTER_LIMIT = 1000  # characters of ktest.filter per boot (ktest: 1 KiB)
+FILTER_LIMIT = 1000  # characters of the command line's filters per boot
+PARAM_LIMIT = 250  # characters of one ktest.filter= (a parameter: 255)
 STOPPED_RES = [
     re.compile(r"ktest: the kernel stopped in case (\w+\.\w+)"),
     re.compile(r"ktest: case (\w+\.\w+) exceeded its time limit"),
@@ -76,8 +77,14 @@ class Boot:
 
     @property
     def cmdline(self) -> str:
-        parts = [f"ktest.filter={','.join(t.name for t in self.tests)}",
-                 f"ktest.seed={self.seed}"]
+        """ktest.filter= parameters (their globs add up), the seed."""
+        parts, cur = [], ""
+        for t in self.tests:
+            if cur and len(cur) + 1 + len(t.name) > PARAM_LIMIT:
+                parts.append(f"ktest.filter={cur}")
+                cur = ""
+            cur = f"{cur},{t.name}" if cur else t.name
+        parts += [f"ktest.filter={cur}", f"ktest.seed={self.seed}"]
         if self.append:
             parts.append(self.append)
         return " ".join(parts)

@@ -260,6 +260,13 @@ class Grading(unittest.TestCase):
         self.assertGreater(len(boots), 1)
         self.assertTrue(all(len(b.cmdline) <= grade.FILTER_LIMIT
                             for b in boots))
+        for b in boots:
+            params = [p for p in b.cmdline.split()
+                      if p.startswith("ktest.filter=")]
+            self.assertGreater(len(params), 1)
+            self.assertTrue(all(len(p) <= 255 for p in params))
+            self.assertEqual(",".join(p.split("=", 1)[1] for p in params),
+                             ",".join(t.name for t in b.tests))
         self.assertEqual(sum(len(b.tests) for b in boots), 200)
 
 
