@@ -62,7 +62,8 @@
  *    allocation: the kswapd that allocation woke adds its own waits.
  *  - the cache's counts, by class and by caller (RC_DIRECT, RC_KSWAPD),
  *    and its contract check: a shrinker called with a mask lacking what
- *    it needs records a violation, and exit fails the case on any.
+ *    it needs records a violation, and exit fails the case on any the
+ *    case did not report itself.
  *  - the zone's free pages against its own pages_min/low/high.
  *
  * kswapd: init waits (bounded) for every kswapd to be idle and sets
