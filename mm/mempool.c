@@ -214,7 +214,7 @@ static void add_element_locked(mempool_t *pool, void *element)
 	pool->elements[pool->curr_nr++] = element;
 }
 
-static void *remove_element_locked(mempool_t *pool)
+static inline void *remove_element_locked(mempool_t *pool)
 {
 	lockdep_assert_held(&pool->lock);
 	BUG_ON(pool->curr_nr <= 0);
@@ -278,6 +278,7 @@ mempool_t *mempool_create(int min_nr, mempool_alloc_t *alloc_fn,
 	return pool;
 }
 
+/* LAB mempool: BEGIN mempool_resize(): shrink under the lock, grow into a new array, fill the reserve */
 /*
  * Allocates elements until the reserve holds min_nr; -ENOMEM when the
  * allocator fails first (mempool_free() then fills the rest, as elements
@@ -362,6 +363,13 @@ int mempool_resize(mempool_t *pool, int new_min_nr, int gfp_mask)
 	/* min_nr is already the new one: what cannot be had now, frees fill. */
 	return fill_reserve(pool, gfp_mask);
 }
+/* LAB mempool: STUB
+int mempool_resize(mempool_t *pool, int new_min_nr, int gfp_mask)
+{
+	return -ENOMEM;
+}
+*/
+/* LAB mempool: END */
 
 void mempool_destroy(mempool_t *pool)
 {
@@ -424,6 +432,7 @@ unsigned long mempool_allocs(const mempool_t *pool)
 	return (unsigned long)allocs;
 }
 
+/* LAB mempool: BEGIN mempool_alloc(): the allocator without __GFP_WAIT and __GFP_IO, then the reserve, then wait and retry */
 /* Steps 2 and 3: the allocator without sleeping has just failed. */
 static void *mempool_alloc_slow(mempool_t *pool, int gfp_mask, int gfp_nowait)
 {
@@ -482,16 +491,30 @@ void *mempool_alloc(mempool_t *pool, int gfp_mask)
 		return hand_out(pool, element, false);
 	return mempool_alloc_slow(pool, gfp_mask, gfp_nowait);
 }
+/* LAB mempool: STUB
+void *mempool_alloc(mempool_t *pool, int gfp_mask)
+{
+	void *element;
+
+	might_sleep_if(gfp_mask & __GFP_WAIT);
+	element = pool->alloc(gfp_mask | __GFP_NOWARN, pool->pool_data);
+	if (!element)
+		return NULL;
+	return hand_out(pool, element, false);
+}
+*/
+/* LAB mempool: END */
 
 void mempool_free(void *element, mempool_t *pool)
 {
-	unsigned long flags;
-
 	if (!element)
 		return;
 	local_add(-1, &pool->cpu[get_cpu()].out);
 	put_cpu();
+	/* LAB mempool: BEGIN mempool_free(): refill a short reserve first (poisoned, waking a waiter) */
 	if (READ_ONCE(pool->curr_nr) < READ_ONCE(pool->min_nr)) {
+		unsigned long flags;
+
 		poison_element(pool, element, false);
 		spin_lock_irqsave(&pool->lock, flags);
 		if (pool->curr_nr < pool->min_nr) {
@@ -502,6 +525,7 @@ void mempool_free(void *element, mempool_t *pool)
 		}
 		spin_unlock_irqrestore(&pool->lock, flags);
 	}
+	/* LAB mempool: END */
 	pool->free(element, pool->pool_data);
 }
 

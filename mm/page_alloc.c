@@ -710,6 +710,7 @@ static void warn_alloc_failed(gfp_t gfp_mask, unsigned int order)
 static bool should_retry(gfp_t gfp_mask, unsigned int order,
 			 unsigned long progress, unsigned long reclaimed_total)
 {
+	/* LAB reclaim: BEGIN the retry policy: __GFP_NORETRY, __GFP_NOFAIL, small orders, __GFP_REPEAT */
 	if (gfp_mask & __GFP_NORETRY)
 		return false;
 	if (gfp_mask & __GFP_NOFAIL)
@@ -719,6 +720,10 @@ static bool should_retry(gfp_t gfp_mask, unsigned int order,
 	if (order <= 3)
 		return true;
 	return (gfp_mask & __GFP_REPEAT) && reclaimed_total < (1UL << order);
+	/* LAB reclaim: STUB
+	return false;
+	*/
+	/* LAB reclaim: END */
 }
 
 static struct page *__alloc_pages(gfp_t gfp_mask, unsigned int order,
@@ -799,10 +804,16 @@ restart:
 		if (page)
 			goto got_pg;
 	}
+	/* LAB reclaim: BEGIN retry as should_retry() says, sleeping HZ/50 first */
 	if (should_retry(gfp_mask, order, progress, reclaimed_total)) {
 		congestion_wait(HZ / 50);
 		goto restart;
 	}
+	/* LAB reclaim: STUB
+	if (should_retry(gfp_mask, order, progress, reclaimed_total))
+		goto nopage;
+	*/
+	/* LAB reclaim: END */
 nopage:
 	if (preferred)
 		zone_stat_inc(preferred, NR_ALLOC_FAIL);

@@ -98,6 +98,7 @@ static unsigned long reclaimed(void)
 static void shrink_one(struct shrinker *s, gfp_t gfp_mask, int priority,
 		       unsigned long target)
 {
+	/* LAB reclaim: BEGIN scan 1/2^priority of what s holds (scaled by its seeks), in batches, credit carried, until target */
 	long max_pass = s->shrink(0, gfp_mask);
 	unsigned long total_scan;
 
@@ -125,6 +126,10 @@ static void shrink_one(struct shrinker *s, gfp_t gfp_mask, int priority,
 		cond_resched();
 	}
 	s->nr = total_scan;
+	/* LAB reclaim: STUB
+	return;
+	*/
+	/* LAB reclaim: END */
 }
 
 /*
@@ -140,10 +145,12 @@ static bool shrink_slab(gfp_t gfp_mask, int priority, unsigned long target)
 	if (!mutex_trylock(&shrinker_mutex))
 		return false;
 	list_for_each_entry(s, &shrinker_list, list) {
+		/* LAB reclaim: BEGIN skip (and count) a shrinker that needs __GFP_IO or __GFP_FS the mask lacks */
 		if ((s->needs & gfp_mask) != s->needs) {
 			s->skipped++;
 			continue;
 		}
+		/* LAB reclaim: END */
 		if (reclaimed() >= target)
 			break;
 		shrink_one(s, gfp_mask, priority, target);

@@ -14,7 +14,8 @@
  *    Given back, they refill the reserve.
  *  - gfp_kernel_sleeps_until_another_cpu_frees (2+ CPUs): reserve empty,
  *    GFP_ATOMIC fails at once and GFP_KERNEL sleeps until a thread on
- *    another CPU frees the element it holds, and gets that element.
+ *    another CPU frees the element it holds, and gets that element; the
+ *    try before the sleep is the full mask with __GFP_NORETRY.
  *  - interrupt_free_wakes_the_sleeper: the same with the element freed
  *    by a timer callback, in interrupt context.
  *  - forward_progress_with_memory_exhausted: workers on every CPU, every
@@ -29,7 +30,10 @@
  *  - elements_are_of_the_pool_kind: slab, kmalloc and page pools hand
  *    out objects of their cache, blocks of at least their size, and
  *    blocks of their order from a zone of their zonelist - from the
- *    allocator and from the reserve alike, all distinct.
+ *    allocator and from the reserve alike, all distinct.  The reserve
+ *    must still be whole after the allocator's share: a pool that drained
+ *    it while memory was plentiful fails here at once (were the case to
+ *    go on, its reserve takes would sleep for ever).
  *  - reserve_elements_are_poisoned: while in the reserve an element of
  *    a pool whose memory is debugged holds the poison, and comes out of
  *    the reserve as it was; other pools' elements are left alone.
@@ -41,6 +45,12 @@
  *    target: within 1.2x), and with every element from the reserve.
  *  - create_fails_cleanly: mempool_create() that cannot allocate its
  *    pool or its whole reserve returns NULL and gives back what it took.
+ *  - sleeper_retries_the_allocator_on_its_own: reserve empty, GFP_KERNEL
+ *    asleep, and the allocator gets memory again while nothing comes back
+ *    to the pool: the sleeper's timeout (HZ/5) has it try the allocator
+ *    again, without __GFP_WAIT, and it gets that element; a thread frees
+ *    an element into the pool only after a second, to end a sleep that
+ *    had no timeout, and the case then fails.
  *
  * The oracles:
  *  - a counting allocator (kmalloc behind it) for the pool: its calls,
@@ -384,6 +394,7 @@ struct helper {
 	unsigned int units;		/* units of work done */
 	bool saw_waiting;		/* the case was asleep on the pool */
 	bool woke;			/* ... and runnable once it freed */
+	bool rescued;			/* it had to free to end the case's sleep */
 };
 
 static struct helper helpers[MAX_HELPERS];
@@ -582,9 +593,13 @@ static void allocator_first_while_memory_lasts(struct ktest *t)
 
 		el[i] = take(pool, gfp);
 		KTEST_ASSERT_NOT_NULL(t, el[i]);
+		if (in_set(reserve, MIN_NR, el[i])) {
+			KTEST_FAIL(t, "allocation %d (%s) took an element of the reserve while the allocator had memory: the allocator comes first",
+				   i, gfp == GFP_KERNEL ? "GFP_KERNEL" : "GFP_ATOMIC");
+			return;
+		}
 		KTEST_EXPECT_EQ(t, calls(), (unsigned long)i + 1);
 		expect_nowait_mask(t, mask_of_call((unsigned long)i), gfp);
-		KTEST_EXPECT_FALSE(t, in_set(reserve, MIN_NR, el[i]));
 		want.allocs++;
 		want.out++;
 		expect_stats(t, pool, &want);
@@ -690,6 +705,7 @@ static void expect_slept(struct ktest *t, mempool_t *pool, struct stats *want,
 	KTEST_EXPECT_EQ(t, calls(), 2 * nvcsw + 1);
 	expect_nowait_mask(t, mask_of_call(0), GFP_KERNEL);
 	KTEST_EXPECT_EQ(t, mask_of_call(1) & GFP_KERNEL, GFP_KERNEL);
+	KTEST_EXPECT_EQ(t, mask_of_call(1) & __GFP_NORETRY, __GFP_NORETRY);
 	want->waits += nvcsw;
 	want->allocs++;
 	want->from_reserve++;
@@ -780,6 +796,83 @@ static void interrupt_free_wakes_the_sleeper(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, sh.timer_saw_waiting);
 	KTEST_EXPECT_TRUE(t, sh.timer_woke);
 	expect_slept(t, pool, &want, nvcsw);
+}
+
+/* How long a reviver lets the case sleep on before it frees an element. */
+#define RESCUE_TICKS HZ
+
+/*
+ * Once the case sleeps in mempool_alloc(), lets the allocator succeed
+ * again, and frees nothing into the pool - unless the case still sleeps
+ * RESCUE_TICKS later, many times the pool's recheck: then it frees the
+ * element it holds, so that a sleep without a timeout ends, and says so.
+ */
+static int reviver_fn(void *data)
+{
+	struct helper *h = data;
+	unsigned long end;
+	bool waiting;
+
+	msleep(DELAY_MS);
+	end = jiffies + WAIT_TICKS;
+	while (!(waiting = case_waiting()) && !READ_ONCE(sh.returned) &&
+	       time_before(jiffies, end))
+		schedule_timeout_uninterruptible(1);
+	h->saw_waiting = waiting;
+	if (waiting) {
+		WRITE_ONCE(cnt.limit, ~0UL);
+		end = jiffies + RESCUE_TICKS;
+		while (!READ_ONCE(sh.returned) && time_before(jiffies, end))
+			schedule_timeout_uninterruptible(1);
+		if (!READ_ONCE(sh.returned)) {
+			h->rescued = true;
+			h->woke = free_handed();
+		}
+	}
+	park(h);
+	return 0;
+}
+
+static void sleeper_retries_the_allocator_on_its_own(struct ktest *t)
+{
+	struct stats want;
+	unsigned long nvcsw, made, last;
+	mempool_t *pool;
+	struct helper *h;
+	void *el, *got;
+
+	pool = empty_pool(t, 1, &want, &el);
+	/* A thread holds the one element; the allocator fails until it acts. */
+	untrack(el);
+	sh.handed = el;
+	reset_calls(0);
+	made = READ_ONCE(cnt.made);
+	h = start_helper(t, reviver_fn, nth_cpu((int)num_online_cpus() - 1),
+			 false, 0);
+	nvcsw = READ_ONCE(current->nvcsw);
+	got = take(pool, GFP_KERNEL);
+	WRITE_ONCE(sh.returned, true);
+	nvcsw = READ_ONCE(current->nvcsw) - nvcsw;
+	KTEST_ASSERT_TRUE(t, wait_until(parked(h)));
+	KTEST_ASSERT_NOT_NULL(t, got);
+	KTEST_EXPECT_TRUE(t, h->saw_waiting);
+	if (h->rescued) {
+		KTEST_FAIL(t, "mempool_alloc(GFP_KERNEL) slept on for %d jiffies after the allocator had memory again: a sleeper must retry the allocator after a timeout, not only when an element comes back",
+			   RESCUE_TICKS);
+		return;
+	}
+	/* The allocator's element, made after the sleep, tried without __GFP_WAIT. */
+	KTEST_EXPECT_PTR_NE(t, got, el);
+	KTEST_EXPECT_EQ(t, READ_ONCE(cnt.made), made + 1);
+	last = calls() - 1;
+	expect_nowait_mask(t, mask_of_call(last), GFP_KERNEL);
+	KTEST_EXPECT_GE(t, nvcsw, 1UL);
+	want.waits += nvcsw;
+	want.allocs++;
+	want.out++;
+	expect_stats(t, pool, &want);
+	ktest_printf(t, "slept %lu times, then the allocator's element after %lu calls",
+		     nvcsw, calls());
 }
 
 /* ---- forward progress ------------------------------------------------------ */
@@ -1038,6 +1131,11 @@ struct kind_pool {
 	bool poisons;			/* its reserve is poisoned */
 };
 
+static const char *kind_name(enum kind kind)
+{
+	return kind == SLAB ? "slab" : kind == KMALLOC ? "kmalloc" : "page";
+}
+
 static void *element_memory(const struct kind_pool *k, void *element)
 {
 	return k->kind == PAGES ? page_address(element) : element;
@@ -1110,8 +1208,15 @@ static void elements_are_of_the_pool_kind(struct ktest *t)
 		for (int j = 0; j < PER_POOL; j++) {
 			void *el;
 
-			if (j == MIN_NR)
+			if (j == MIN_NR) {
+				pool_stats(k[i].pool, &s);
+				if (s.curr_nr != MIN_NR) {
+					KTEST_FAIL(t, "%s pool: the reserve was drained to %d of %d while the allocator had memory: mempool_alloc() must try the allocator first",
+						   kind_name(k[i].kind), s.curr_nr, MIN_NR);
+					return;
+				}
 				fail_task_allocations(current, true);
+			}
 			el = take(k[i].pool, GFP_KERNEL);
 			KTEST_ASSERT_NOT_NULL(t, el);
 			expect_element_kind(t, &k[i], el);
@@ -1181,8 +1286,7 @@ static void poison_round_trip(struct ktest *t, const struct kind_pool *k)
 	spin_unlock_irqrestore(&k->pool->lock, flags);
 	KTEST_EXPECT_PTR_EQ(t, last, el);
 	if (!ok)
-		KTEST_FAIL(t, "%s pool: a reserve element %s", k->kind == SLAB ? "slab" :
-			   k->kind == KMALLOC ? "kmalloc" : "page",
+		KTEST_FAIL(t, "%s pool: a reserve element %s", kind_name(k->kind),
 			   k->poisons ? "lacks the poison" : "was written by the pool");
 }
 
@@ -1432,6 +1536,7 @@ static const struct ktest_case mempool_cases[] = {
 	KTEST_CASE(statistics_are_exact),
 	KTEST_CASE(bench_mempool_against_its_cache),
 	KTEST_CASE(create_fails_cleanly),
+	KTEST_CASE(sleeper_retries_the_allocator_on_its_own),
 	KTEST_END,
 };
 
