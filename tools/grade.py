@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import dataclasses
 import json
 import os
 import re
@@ -44,7 +45,7 @@ import machine  # noqa: E402
 import runner  # noqa: E402
 
 FILTER_LIMIT = 1000  # characters of the command line's filters per boot
-PARAM_LIMIT = 250  # characters of one ktest.filter= (a parameter: 255)
+PARAM_LIMIT = 250  # characters of "ktest.filter=..." (a parameter: 255)
 STOPPED_RES = [
     re.compile(r"ktest: the kernel stopped in case (\w+\.\w+)"),
     re.compile(r"ktest: case (\w+\.\w+) exceeded its time limit"),
@@ -80,7 +81,8 @@ class Boot:
         """ktest.filter= parameters (their globs add up), the seed."""
         parts, cur = [], ""
         for t in self.tests:
-            if cur and len(cur) + 1 + len(t.name) > PARAM_LIMIT:
+            if cur and len("ktest.filter=") + len(cur) + 1 + len(t.name) \
+                    > PARAM_LIMIT:
                 parts.append(f"ktest.filter={cur}")
                 cur = ""
             cur = f"{cur},{t.name}" if cur else t.name
@@ -107,19 +109,25 @@ class LabGrade:
         return sum(r.max for r in self.results)
 
 
+def fits(boot: Boot, lab: labtree.Lab, test: labtree.Test) -> bool:
+    """Whether test of lab can join boot."""
+    if boot.qemu != lab.qemu or boot.append != lab.append:
+        return False
+    trial = dataclasses.replace(boot, tests=boot.tests + [test])
+    return len(trial.cmdline) <= FILTER_LIMIT
+
+
 def plan(labs: list[labtree.Lab], seed: int) -> list[Boot]:
-    """The boots that run labs' tests: labs with the same QEMU options and
-    command line share a boot while the filter fits."""
+    """The boots that run labs' tests, in the manifests' order: labs with
+    the same QEMU options and command line share a boot while the filter
+    fits."""
     boots: list[Boot] = []
     for lab in labs:
         for t in lab.tests:
-            boot = next((b for b in boots
-                         if b.qemu == lab.qemu and b.append == lab.append
-                         and len(b.cmdline) + len(t.name) + 1 <= FILTER_LIMIT
-                         and b is boots[-1]), None)
-            if boot is None:
-                boot = Boot([], [], list(lab.qemu), lab.append, 0.0, seed)
-                boots.append(boot)
+            if not boots or not fits(boots[-1], lab, t):
+                boots.append(Boot([], [], list(lab.qemu), lab.append, 0.0,
+                                  seed))
+            boot = boots[-1]
             if lab.name not in boot.labs:
                 boot.labs.append(lab.name)
                 boot.timeout += lab.timeout

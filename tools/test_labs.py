@@ -264,7 +264,7 @@ class Grading(unittest.TestCase):
             params = [p for p in b.cmdline.split()
                       if p.startswith("ktest.filter=")]
             self.assertGreater(len(params), 1)
-            self.assertTrue(all(len(p) <= 255 for p in params))
+            self.assertTrue(all(len(p) <= 250 for p in params))
             self.assertEqual(",".join(p.split("=", 1)[1] for p in params),
                              ",".join(t.name for t in b.tests))
         self.assertEqual(sum(len(b.tests) for b in boots), 200)
