@@ -539,6 +539,7 @@ struct page *pcp_alloc(struct zone *zone, bool cold)
 	unsigned long flags;
 
 	spin_lock_irqsave(&zone->lock, flags);
+	__zone_stat_inc(zone, NR_PCP_MISS);
 	__zone_stat_inc(zone, NR_ZONE_LOCK);
 	page = rmqueue_locked(zone, 0);
 	spin_unlock_irqrestore(&zone->lock, flags);
