@@ -40,7 +40,14 @@ pg_data_t *node_data[MAX_NUMNODES];
 int nr_online_nodes;
 int min_free_kbytes = 1024;
 
-static const unsigned int lowmem_reserve_ratio[MAX_NR_ZONES - 1] = { 256, 32 };
+/*
+ * Of a lower zone, against allocations that prefer a higher one (2.6.11).
+ * __unused: the zones lab's student tree has the code that reads it as
+ * its exercise.
+ */
+static const unsigned int lowmem_reserve_ratio[MAX_NR_ZONES - 1] __unused = {
+	256, 32
+};
 
 void free_area_init_node(int nid, unsigned long start_pfn,
 			 unsigned long end_pfn,
@@ -88,10 +95,19 @@ void free_area_init_node(int nid, unsigned long start_pfn,
 static int build_zonelist_node(struct zonelist *zl, int idx, pg_data_t *pgdat,
 			       enum zone_type k)
 {
+	/* LAB zones: BEGIN append the node's populated zones from k down to ZONE_DMA */
 	for (int j = (int)k; j >= 0; j--)
 		if (populated_zone(&pgdat->node_zones[j]))
 			zl->zones[idx++] = &pgdat->node_zones[j];
 	return idx;
+	/* LAB zones: STUB
+	while (k > ZONE_DMA && !populated_zone(&pgdat->node_zones[k]))
+		k--;
+	if (populated_zone(&pgdat->node_zones[k]))
+		zl->zones[idx++] = &pgdat->node_zones[k];
+	return idx;
+	*/
+	/* LAB zones: END */
 }
 
 /* Node distance; the NUMA issue fills it from the SLIT. */
@@ -143,10 +159,15 @@ void build_all_zonelists(void)
 
 int calculate_min_free_kbytes(unsigned long lowmem_pages)
 {
+	/* LAB zones: BEGIN min_free_kbytes from the lowmem size, 2.6.11's rule */
 	unsigned long lowmem_kbytes = lowmem_pages * (PAGE_SIZE >> 10);
 	unsigned long v = int_sqrt(lowmem_kbytes * 16);
 
 	return (int)clamp(v, 128UL, 65536UL);
+	/* LAB zones: STUB
+	return 1024;
+	*/
+	/* LAB zones: END */
 }
 
 #define SWAP_CLUSTER_MAX 32
@@ -194,6 +215,7 @@ void setup_per_zone_lowmem_reserve(void)
 	for_each_online_node(nid) {
 		pg_data_t *pgdat = NODE_DATA(nid);
 
+		/* LAB zones: BEGIN each zone's lowmem_reserve[] from the zones above it and lowmem_reserve_ratio */
 		for (int j = 0; j < MAX_NR_ZONES; j++) {
 			unsigned long present = pgdat->node_zones[j].present_pages;
 
@@ -206,6 +228,12 @@ void setup_per_zone_lowmem_reserve(void)
 				present += lower->present_pages;
 			}
 		}
+		/* LAB zones: STUB
+		for (int j = 0; j < MAX_NR_ZONES; j++)
+			memset(pgdat->node_zones[j].lowmem_reserve, 0,
+			       sizeof(pgdat->node_zones[j].lowmem_reserve));
+		*/
+		/* LAB zones: END */
 	}
 }
 

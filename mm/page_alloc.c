@@ -397,6 +397,7 @@ bool pcp_bypass;
  */
 unsigned int zone_batchsize(const struct zone *zone)
 {
+	/* LAB pcp: BEGIN zone_batchsize(): the batch from the zone's size, 2.6's rule */
 	unsigned long batch = zone->present_pages / 1024;
 
 	if (batch * PAGE_SIZE > 256 * 1024)
@@ -405,6 +406,10 @@ unsigned int zone_batchsize(const struct zone *zone)
 	if (batch < 1)
 		batch = 1;
 	return (1U << fls((unsigned int)(batch + batch / 2))) - 1;
+	/* LAB pcp: STUB
+	return 1;
+	*/
+	/* LAB pcp: END */
 }
 
 static void pageset_init(struct per_cpu_pageset *p, unsigned int batch)
@@ -433,6 +438,7 @@ void zone_pcp_init(struct zone *zone)
 		pageset_init(&zone->pageset[cpu], batch);
 }
 
+/* LAB pcp: BEGIN rmqueue_bulk(): up to count order-0 pages onto a list, one zone lock */
 /*
  * Moves up to count order-0 pages from the buddy lists to list: one lock.
  * Interrupts off (asserted): list is this CPU's.
@@ -455,6 +461,7 @@ static int rmqueue_bulk(struct zone *zone, int count, struct list_head *list)
 	spin_unlock(&zone->lock);
 	return i;
 }
+/* LAB pcp: END */
 
 /*
  * Gives up to count pages from the cold end of a list back: one lock.
@@ -462,6 +469,7 @@ static int rmqueue_bulk(struct zone *zone, int count, struct list_head *list)
  */
 static int free_pages_bulk(struct zone *zone, int count, struct list_head *list)
 {
+	/* LAB pcp: BEGIN give up to count pages from the list's cold end back, one zone lock */
 	int i;
 
 	lockdep_assert_irqs_disabled();
@@ -477,6 +485,10 @@ static int free_pages_bulk(struct zone *zone, int count, struct list_head *list)
 	spin_unlock(&zone->lock);
 	__zone_stat_add(zone, NR_PCP_DRAIN, (unsigned long)i);
 	return i;
+	/* LAB pcp: STUB
+	return 0;
+	*/
+	/* LAB pcp: END */
 }
 
 /*
@@ -501,6 +513,7 @@ static inline struct page *pcp_take(struct per_cpu_pages *pcp)
  */
 struct page *pcp_alloc(struct zone *zone, bool cold)
 {
+	/* LAB pcp: BEGIN take from this CPU's hot or cold list, refilled by a batch at low */
 	struct per_cpu_pageset *ps;
 	struct per_cpu_pages *pcp;
 	struct page *page = NULL;
@@ -521,11 +534,24 @@ struct page *pcp_alloc(struct zone *zone, bool cold)
 		page = pcp_take(pcp);
 	local_irq_restore(flags);
 	return page;
+	/* LAB pcp: STUB
+	struct page *page;
+	unsigned long flags;
+
+	spin_lock_irqsave(&zone->lock, flags);
+	__zone_stat_inc(zone, NR_PCP_MISS);
+	__zone_stat_inc(zone, NR_ZONE_LOCK);
+	page = rmqueue_locked(zone, 0);
+	spin_unlock_irqrestore(&zone->lock, flags);
+	return page;
+	*/
+	/* LAB pcp: END */
 }
 
 /* Puts a free order-0 page on this CPU's list of zone (checked already). */
 void pcp_free(struct zone *zone, struct page *page, bool cold)
 {
+	/* LAB pcp: BEGIN put on this CPU's hot or cold list, trimmed by a batch at high */
 	struct per_cpu_pages *pcp;
 	unsigned long flags;
 
@@ -537,6 +563,15 @@ void pcp_free(struct zone *zone, struct page *page, bool cold)
 	list_add(&page->lru, &pcp->list);
 	pcp->count++;
 	local_irq_restore(flags);
+	/* LAB pcp: STUB
+	unsigned long flags;
+
+	spin_lock_irqsave(&zone->lock, flags);
+	__zone_stat_inc(zone, NR_ZONE_LOCK);
+	free_one_page_locked(page, zone, 0);
+	spin_unlock_irqrestore(&zone->lock, flags);
+	*/
+	/* LAB pcp: END */
 }
 
 static void free_hot_cold_page(struct page *page, bool cold)
@@ -603,22 +638,36 @@ unsigned long nr_pcp_pages(void)
 /* ---- allocation ------------------------------------------------------ */
 
 /*
- * Linux 2.6's zone_watermark_ok: after taking 2^order pages the zone must
- * keep more than mark (+ the reserve against the preferred zone) free, and
- * at each order below the request enough of the free pages must be in
- * blocks at least that large - otherwise a high-order request could pass
- * on a zone whose free memory is all single pages.
+ * The mark an allocation must stay above, less what its caller may dig
+ * into: halved for __GFP_HIGH (ALLOC_HIGH), a quarter lower again for a
+ * caller that cannot sleep (ALLOC_HARDER) (2.6.15+).
  */
-bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
-		       enum zone_type classzone_idx, int alloc_flags)
+static inline long watermark_min(unsigned long mark, int alloc_flags)
 {
 	long min = (long)mark;
-	long free = (long)z->free_pages - (1L << order) + 1;
 
 	if (alloc_flags & ALLOC_HIGH)
 		min -= min / 2;
 	if (alloc_flags & ALLOC_HARDER)
 		min -= min / 4;
+	return min;
+}
+
+/*
+ * Linux 2.6's zone_watermark_ok: after taking 2^order pages the zone must
+ * keep more than mark (+ the reserve against the preferred zone) free, and
+ * at each order below the request enough of the free pages must be in
+ * blocks at least that large - otherwise a high-order request could pass
+ * on a zone whose free memory is all single pages.  For order 0 the loop
+ * is empty: one comparison, which is all the fast path pays.
+ */
+bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
+		       enum zone_type classzone_idx, int alloc_flags)
+{
+	long min = watermark_min(mark, alloc_flags);
+	long free = (long)z->free_pages - (1L << order) + 1;
+
+	/* LAB zones: BEGIN the reserve against classzone_idx, then the per-order check */
 	if (free <= min + (long)z->lowmem_reserve[classzone_idx])
 		return false;
 	for (unsigned int o = 0; o < order; o++) {
@@ -628,6 +677,10 @@ bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
 			return false;
 	}
 	return true;
+	/* LAB zones: STUB
+	return free > min;
+	*/
+	/* LAB zones: END */
 }
 
 static struct page *rmqueue(struct zone *zone, unsigned int order, gfp_t gfp)
@@ -642,20 +695,6 @@ static struct page *rmqueue(struct zone *zone, unsigned int order, gfp_t gfp)
 	page = rmqueue_locked(zone, order);
 	spin_unlock_irqrestore(&zone->lock, flags);
 	return page;
-}
-
-/* zone_watermark_ok() for a single page: its per-order loop is empty. */
-static inline bool watermark_ok_order0(const struct zone *z, unsigned long mark,
-				       enum zone_type classzone_idx,
-				       int alloc_flags)
-{
-	long min = (long)mark;
-
-	if (alloc_flags & ALLOC_HIGH)
-		min -= min / 2;
-	if (alloc_flags & ALLOC_HARDER)
-		min -= min / 4;
-	return (long)z->free_pages > min + (long)z->lowmem_reserve[classzone_idx];
 }
 
 static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
@@ -674,11 +713,8 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 						     z->pages_high :
 						     z->pages_low;
 
-			if (order == 0 ?
-				    !watermark_ok_order0(z, mark, classzone_idx,
-							 alloc_flags) :
-				    !zone_watermark_ok(z, order, mark,
-						       classzone_idx, alloc_flags))
+			if (!zone_watermark_ok(z, order, mark, classzone_idx,
+					       alloc_flags))
 				continue;
 		}
 		page = rmqueue(z, order, gfp);
@@ -845,7 +881,7 @@ static struct page *alloc_page_fast(struct zone *zone, gfp_t gfp_mask)
 	struct page *page = NULL;
 	unsigned long flags;
 
-	if (!watermark_ok_order0(zone, zone->pages_low, zone_idx(zone), 0))
+	if (!zone_watermark_ok(zone, 0, zone->pages_low, zone_idx(zone), 0))
 		return NULL;
 	local_irq_save(flags);
 	pcp = &zone->pageset[smp_processor_id()].pcp[!!(gfp_mask & __GFP_COLD)];

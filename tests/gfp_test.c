@@ -11,8 +11,10 @@
  * zone going down from the preferred one.  The exhaustion cases work out
  * the exact free-page count at which each zone stops serving from Linux
  * 2.6's rule, with the zone's own pages_min/pages_low and
- * lowmem_reserve[] as inputs: an order-0 allocation whose preferred zone
- * is P may take a page from zone Z while
+ * lowmem_reserve[] as inputs (lowmem_reserve_protects_dma takes the
+ * reserve the rule gives from the zones' sizes, not the zone's, so that a
+ * missing reserve shows as ZONE_DMA emptied): an order-0 allocation whose
+ * preferred zone is P may take a page from zone Z while
  *	Z->free_pages > mark + Z->lowmem_reserve[P]
  * where mark is pages_low on the first pass, pages_min on the second,
  * and pages_min - pages_min / 2 on the second pass of a __GFP_HIGH mode,
@@ -522,10 +524,31 @@ static void fallback_highmem_to_normal(struct ktest *t)
 
 /* ---- lowmem_reserve ---------------------------------------------------------- */
 
+/* Linux 2.6's lowmem_reserve_ratio, written out again: DMA, Normal. */
+static const unsigned long reserve_ratio_2_6[] = { 256, 32 };
+
+/*
+ * What zone i must keep back from allocations preferring zone j > i, by
+ * the rule, from the zones' sizes alone: the pages of zones i+1..j over
+ * zone i's ratio (2.6.11's setup_per_zone_lowmem_reserve).
+ */
+static unsigned long reserve_by_rule(int i, int j)
+{
+	unsigned long pages = 0;
+
+	for (int k = i + 1; k <= j; k++)
+		pages += zone_of(k)->present_pages;
+	return j > i ? pages / reserve_ratio_2_6[i] : 0;
+}
+
+/*
+ * The behaviour is judged against the reserve the rule demands, not the
+ * one the zone holds: with no reserve at all, GFP_KERNEL would take
+ * ZONE_DMA down to its min and the case says by how much.
+ */
 static void lowmem_reserve_protects_dma(struct ktest *t)
 {
 	struct zone *dma = zone_of(ZONE_DMA), *normal = zone_of(ZONE_NORMAL);
-	struct zone *high = zone_of(ZONE_HIGHMEM);
 	unsigned long R, D, LN, MN, LD, MD, e1, e2, e3, d1, ef, es;
 	struct runs got, want;
 	long ok = 0, failed = 0;
@@ -535,17 +558,7 @@ static void lowmem_reserve_protects_dma(struct ktest *t)
 	if (!has_zone(ZONE_DMA) || !has_zone(ZONE_NORMAL))
 		ktest_skip(t, "needs both a DMA and a Normal zone");
 
-	/* Linux 2.6's ratios: 256 for DMA, 32 for Normal, of the zones above. */
-	KTEST_EXPECT_EQ(t, dma->lowmem_reserve[ZONE_DMA], 0UL);
-	KTEST_EXPECT_EQ(t, dma->lowmem_reserve[ZONE_NORMAL],
-			normal->present_pages / 256);
-	KTEST_EXPECT_EQ(t, dma->lowmem_reserve[ZONE_HIGHMEM],
-			(normal->present_pages + high->present_pages) / 256);
-	KTEST_EXPECT_EQ(t, normal->lowmem_reserve[ZONE_NORMAL], 0UL);
-	KTEST_EXPECT_EQ(t, normal->lowmem_reserve[ZONE_HIGHMEM],
-			high->present_pages / 32);
-
-	R = dma->lowmem_reserve[ZONE_NORMAL];
+	R = reserve_by_rule(ZONE_DMA, ZONE_NORMAL);
 	LD = dma->pages_low;
 	MD = dma->pages_min;
 	LN = normal->pages_low;
@@ -571,13 +584,20 @@ static void lowmem_reserve_protects_dma(struct ktest *t)
 	runs_add(&want, ZONE_DMA, e1);
 	runs_add(&want, ZONE_NORMAL, e2);
 	runs_add(&want, ZONE_DMA, e3);
-	ktest_printf(t, "DMA: %lu free, low %lu min %lu reserve %lu; Normal: low %lu min %lu",
+	ktest_printf(t, "DMA: %lu free, low %lu min %lu reserve %lu by the rule; Normal: low %lu min %lu",
 		     D, LD, MD, R, LN, MN);
 
 	snap(&st);
 	take_until_null(GFP_KERNEL | QUIET, D + LN + 1, &got);
+	/* GFP_KERNEL must stop with R pages above DMA's min still free. */
+	if (dma->free_pages < MD + R) {
+		KTEST_FAIL(t, "GFP_KERNEL emptied ZONE_DMA: it took %lu pages below the %lu the reserve should have kept (min %lu + lowmem_reserve %lu), down to %lu free",
+			   MD + R - dma->free_pages, MD + R, MD, R,
+			   dma->free_pages);
+		release_all();
+		return;
+	}
 	EXPECT_RUNS(t, "GFP_KERNEL", &got, &want);
-	/* GFP_KERNEL stopped with R pages above DMA's min still free. */
 	KTEST_EXPECT_EQ(t, dma->free_pages, MD + R);
 	KTEST_EXPECT_EQ(t, normal->free_pages, MN);
 	EXPECT_STATS(t, &st, ZONE_NORMAL, (long)e1, (long)(e2 + e3), 1);
@@ -601,6 +621,15 @@ static void lowmem_reserve_protects_dma(struct ktest *t)
 	EXPECT_STATS(t, &st, ZONE_DMA, (long)ef, (long)es, 1);
 	EXPECT_STATS(t, &st, ZONE_NORMAL, 0, 0, 0);
 	release_all();
+
+	/* And the zones hold the reserves the rule gives (HighMem's too). */
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		for (int j = 0; j < MAX_NR_ZONES; j++)
+			if (zone_of(i)->lowmem_reserve[j] != reserve_by_rule(i, j))
+				KTEST_FAIL(t, "%s lowmem_reserve[%s] = %lu, the rule gives %lu",
+					   zname(i), zname(j),
+					   zone_of(i)->lowmem_reserve[j],
+					   reserve_by_rule(i, j));
 }
 
 /* ---- __GFP_HIGH ---------------------------------------------------------------- */

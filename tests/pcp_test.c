@@ -97,24 +97,38 @@ static void take_private_zone(struct ktest *t)
 	spin_unlock_irqrestore(&pz.lock, flags);
 }
 
-/* Everything back from the lists to one block, then to the real zones. */
+/*
+ * Everything back from the lists to one block, then to the real zones.
+ * A case that stopped on an ASSERT (or code under test that lost pages)
+ * leaves the block in pieces: every page of it is the case's alone, so
+ * they are all reset to the state of an allocated block and the block
+ * goes back whole - never with PG_buddy left on pages off any list.
+ */
 static void pcp_exit(struct ktest *t)
 {
+	struct page *block = blk;
 	char why[128];
 	unsigned long flags;
 	struct page *page;
 
-	if (!blk)
+	if (!block)
 		return;
 	blk = NULL;
 	zone_drain_local(&pz);
+	why[0] = '\0';
 	KTEST_EXPECT_EQ(t, zone_check(&pz, why, sizeof(why)), 0);
 	spin_lock_irqsave(&pz.lock, flags);
 	page = rmqueue_locked(&pz, BLOCK_ORDER);
 	spin_unlock_irqrestore(&pz.lock, flags);
 	if (!page) {
-		KTEST_FAIL(t, "the private zone is not one block again: %s", why);
-		return; /* leaked on purpose: never hand back a broken block */
+		KTEST_FAIL(t, "the private zone is not one block again%s%s: its pages are reset",
+			   why[0] ? ": " : "", why);
+		for (unsigned long i = 0; i < BLOCK_PAGES; i++) {
+			block[i].flags &= ~PAGE_FLAGS_MASK;
+			set_page_count(&block[i], 0);
+			block[i].private = 0;
+		}
+		page = block;
 	}
 	page->private = BLOCK_ORDER;
 	__SetPageHead(page);
@@ -127,9 +141,22 @@ static void pcp_exit(struct ktest *t)
 static void hot_free_is_reused_first(struct ktest *t)
 {
 	struct page *p = alloc_page(GFP_KERNEL), *q;
+	struct per_cpu_pages *pcp;
 
 	KTEST_ASSERT_NOT_NULL(t, p);
 	free_hot_page(p);
+	/*
+	 * Parked at the head of this CPU's hot list, not in the buddy lists
+	 * (where a plain buddy allocator would also hand it back next).
+	 */
+	pcp = &page_zone(p)->pageset[case_cpu()].pcp[0];
+	KTEST_EXPECT_TRUE(t, PagePcp(p));
+	KTEST_EXPECT_FALSE(t, PageBuddy(p));
+	KTEST_EXPECT_GT(t, pcp->count, 0);
+	if (list_empty(&pcp->list) ||
+	    list_first_entry(&pcp->list, struct page, lru) != p)
+		KTEST_FAIL(t, "pfn %#lx freed hot is not at the head of this CPU's hot list",
+			   page_to_pfn(p));
 	q = alloc_page(GFP_KERNEL);
 	KTEST_EXPECT_PTR_EQ(t, q, p);
 	__free_page(q);
@@ -206,7 +233,7 @@ static void hot_takes_cold_only_when_hot_is_empty(struct ktest *t)
 static void count_never_exceeds_high(struct ktest *t)
 {
 	const int batch = 5, high = 6 * batch;
-	unsigned long n;
+	unsigned long n, bad = 0;
 
 	set_batch(t, batch);
 	for (n = 0; n < 200; n++) {
@@ -217,13 +244,103 @@ static void count_never_exceeds_high(struct ktest *t)
 	KTEST_EXPECT_EQ(t, hot()->count, 0);
 	for (unsigned long i = 0; i < n; i++) {
 		int before = hot()->count;
+		/* At high, one batch goes back before the page is added. */
+		int want = before >= high ? before - batch + 1 : before + 1;
 
 		pcp_free(&pz, held[i], false);
-		KTEST_ASSERT_LE(t, hot()->count, high);
-		/* At high, one batch goes back before the page is added. */
-		KTEST_EXPECT_EQ(t, hot()->count,
-				before >= high ? before - batch + 1 : before + 1);
+		if (hot()->count != want && bad++ == 0)
+			KTEST_FAIL(t, "free %lu: the hot list went from %d to %d pages, expected %d (batch %d, high %d)",
+				   i, before, hot()->count, want, batch, high);
 	}
+	KTEST_EXPECT_EQ(t, bad, 0UL);
+}
+
+/*
+ * A full hot list gives back the batch it has held longest - its tail,
+ * the pages freed first - before taking the new page at its head.
+ */
+static void trim_gives_back_the_coldest(struct ktest *t)
+{
+	const int batch = 4, high = 6 * batch;
+	unsigned long drained, free;
+	int n = high + 1;
+
+	set_batch(t, batch);
+	for (int i = 0; i < n; i++) {
+		held[i] = pcp_alloc(&pz, false);
+		KTEST_ASSERT_NOT_NULL(t, held[i]);
+	}
+	zone_drain_local(&pz);
+	KTEST_ASSERT_EQ(t, hot()->count, 0);
+	/* Up to high: no trim; the list is held[high - 1] ... held[0]. */
+	for (int i = 0; i < high; i++)
+		pcp_free(&pz, held[i], false);
+	if (hot()->count != high) {
+		KTEST_FAIL(t, "%d pages freed onto an empty hot list of high %d: it holds %d",
+			   high, high, hot()->count);
+		pcp_free(&pz, held[high], false);
+		return;
+	}
+	free = pz.free_pages;
+	drained = zone_stat_read(&pz, NR_PCP_DRAIN);
+	pcp_free(&pz, held[high], false);
+	KTEST_EXPECT_EQ(t, hot()->count, high - batch + 1);
+	KTEST_EXPECT_EQ(t, pz.free_pages, free + (unsigned long)batch);
+	KTEST_EXPECT_EQ(t, zone_stat_read(&pz, NR_PCP_DRAIN) - drained,
+			(unsigned long)batch);
+	for (int i = 0; i < n; i++) {
+		bool gone = i < batch;
+
+		if (PagePcp(held[i]) == gone)
+			KTEST_FAIL(t, "page %d of %d freed: %s, expected %s", i,
+				   n, PagePcp(held[i]) ? "on the list" : "given back",
+				   gone ? "given back" : "on the list");
+	}
+	if (list_first_entry(&hot()->list, struct page, lru) != held[high])
+		KTEST_FAIL(t, "the page freed last is not at the head of the list");
+	if (list_last_entry(&hot()->list, struct page, lru) != held[batch])
+		KTEST_FAIL(t, "page %d is not at the tail of the list", batch);
+}
+
+/*
+ * The cold list: low 0, so it refills (one batch) only when empty, and
+ * high 2 * batch, where a cold free gives one batch back first.
+ */
+static void cold_list_refills_empty_and_trims_at_high(struct ktest *t)
+{
+	/* Empty: refill 3, take 1; then 2 hits; then empty again: refill. */
+	static const int left[4] = { 2, 1, 0, 2 };
+	const int batch = 3;
+	unsigned long miss, hit, drained;
+	struct page *pages[5];
+
+	set_batch(t, batch);
+	miss = zone_stat_read(&pz, NR_PCP_MISS);
+	hit = zone_stat_read(&pz, NR_PCP_HIT);
+	for (int i = 0; i < 4; i++) {
+		pages[i] = pcp_alloc(&pz, true);
+		KTEST_ASSERT_NOT_NULL(t, pages[i]);
+		KTEST_EXPECT_EQ(t, cold()->count, left[i]);
+	}
+	KTEST_EXPECT_EQ(t, hot()->count, 0);
+	KTEST_EXPECT_EQ(t, zone_stat_read(&pz, NR_PCP_MISS) - miss, 2UL);
+	KTEST_EXPECT_EQ(t, zone_stat_read(&pz, NR_PCP_HIT) - hit, 2UL);
+	/* A hot allocation refills the hot list, not the cold one. */
+	pages[4] = pcp_alloc(&pz, false);
+	KTEST_ASSERT_NOT_NULL(t, pages[4]);
+	KTEST_EXPECT_EQ(t, hot()->count, batch - 1);
+	KTEST_EXPECT_EQ(t, cold()->count, 2);
+
+	/* Cold frees: 3, 4, 5, 6 = high; the fifth trims a batch first. */
+	for (int i = 0; i < 4; i++)
+		pcp_free(&pz, pages[i], true);
+	KTEST_EXPECT_EQ(t, cold()->count, 2 * batch);
+	drained = zone_stat_read(&pz, NR_PCP_DRAIN);
+	pcp_free(&pz, pages[4], true);
+	KTEST_EXPECT_EQ(t, cold()->count, 2 * batch - batch + 1);
+	KTEST_EXPECT_EQ(t, zone_stat_read(&pz, NR_PCP_DRAIN) - drained,
+			(unsigned long)batch);
+	KTEST_EXPECT_EQ(t, hot()->count, batch - 1);
 }
 
 static void zone_lock_once_per_batch(struct ktest *t)
@@ -344,6 +461,8 @@ static const struct ktest_case pcp_cases[] = {
 	KTEST_CASE(lifo_on_the_hot_list),
 	KTEST_CASE(hot_takes_cold_only_when_hot_is_empty),
 	KTEST_CASE(count_never_exceeds_high),
+	KTEST_CASE(trim_gives_back_the_coldest),
+	KTEST_CASE(cold_list_refills_empty_and_trims_at_high),
 	KTEST_CASE(zone_lock_once_per_batch),
 	KTEST_CASE(counters_hit_and_miss),
 	KTEST_CASE(drains_leave_every_list_empty),
