@@ -32,7 +32,10 @@ lab.conf, one directive per line ("#" starts a comment line):
     timeout  SECONDS        the graded boot's time limit (default: 120)
     test     SUITE.CASE POINTS
                             a graded case and its points, in the order the
-                            grader lists them
+                            cases run (suites in link order, cases in their
+                            suite's order; make test-labs checks it), so
+                            that after a panic the grader knows which
+                            cases never ran
 
 The module is used by tools/lab.py (make lab, make test-labs), by
 tools/grade.py and by tools/exercises.py; it never runs anything but git.
