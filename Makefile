@@ -70,7 +70,12 @@ SRCS := $(wildcard boot/*.S) \
 	$(wildcard mm/*.c) \
 	$(wildcard lib/*.c) \
 	$(wildcard tests/*.c)
-OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
+# EXTRA_TESTS=DIR adds DIR/*.c (a teacher's hidden suites; make grade
+# GRADE_EXTRA builds them into their own kernel, never into this one).
+EXTRA_TESTS ?=
+EXTRA_SRCS  := $(if $(EXTRA_TESTS),$(wildcard $(EXTRA_TESTS)/*.c))
+OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS))) \
+	$(patsubst $(EXTRA_TESTS)/%.c,$(BUILD)/extra/%.o,$(EXTRA_SRCS))
 
 .PHONY: all run test test-qemu test-host host fuzz fuzz-build bench-host valgrind iso debug deps clean help \
 	lab
@@ -81,6 +86,13 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+ifneq ($(EXTRA_SRCS),)
+$(BUILD)/extra/%.o: $(EXTRA_TESTS)/%.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+endif
 
 $(BUILD)/%.o: %.S
 	@mkdir -p $(dir $@)
@@ -264,10 +276,11 @@ RUNNER_ARGS = --jobs $(JOBS) --only '$(ONLY)' --kernel $(KERNEL) \
 	      --iso $(ISO) --iso-mb1 $(ISO_MB1) --logs $(BUILD)/logs
 
 test: deps $(KERNEL) $(ISO) $(ISO_MB1)
-	@rm -f $(BUILD)/host-counts.txt
+	@rm -f $(BUILD)/host-counts.txt $(BUILD)/lab-counts.txt
 	-@$(MAKE) --no-print-directory test-host
+	-@$(MAKE) --no-print-directory test-labs
 	$(PYTHON) tools/runner.py $(RUNNER_ARGS) \
-		--extra-counts $(BUILD)/host-counts.txt
+		--extra-counts $(BUILD)/host-counts.txt $(BUILD)/lab-counts.txt
 
 test-qemu: deps $(KERNEL) $(ISO) $(ISO_MB1)
 	$(PYTHON) tools/runner.py $(RUNNER_ARGS)
@@ -285,14 +298,43 @@ test-host: $(HOST_BIN) $(FUZZ_BINS)
 # ---- course labs ----------------------------------------------------------
 # A lab is a student tree cut from this one: labs/NAME/ holds its hand-out
 # and its grading (tools/labtree.py has the format).  make lab LAB=NAME
-# DEST=DIR writes the tree; in it, make grade and make handin.
-LAB ?= $(shell cat .mm86-lab 2>/dev/null)
+# DEST=DIR writes the tree; in it, make grade boots the graded tests and
+# prints "Score: N/M", make handin packs the committed work with its grade.
+# GRADE_SEEDS (ktest seeds, default 1), GRADE_TIMEOUT_SCALE (multiplies each
+# lab's boot time limit), GRADE_EXTRA=DIR (a teacher's hidden suites:
+# DIR/*.c and DIR/grade.conf, built into their own kernel).
+# make test-labs proves every lab: tools/lab.py prove.
+LAB                 ?= $(shell cat .mm86-lab 2>/dev/null)
+GRADE_SEEDS         ?= 1
+GRADE_TIMEOUT_SCALE ?= 1
+GRADE_EXTRA         ?=
+GRADE_BUILD          = $(if $(GRADE_EXTRA),$(BUILD)/grade-extra,$(BUILD))
+GRADE_ARGS           = --seeds '$(GRADE_SEEDS)' \
+		       --timeout-scale $(GRADE_TIMEOUT_SCALE) \
+		       $(if $(GRADE_EXTRA),--extra $(abspath $(GRADE_EXTRA)))
 
 lab:
 	@if [ -z "$(LAB)" ] || [ -z "$(DEST)" ]; then \
 		echo "usage: make lab LAB=NAME DEST=DIR; the labs:"; \
 		$(PYTHON) tools/lab.py list; exit 2; fi
 	@$(PYTHON) tools/lab.py cut $(LAB) $(DEST)
+
+grade-kernel: deps
+	@$(MAKE) --no-print-directory BUILD=$(GRADE_BUILD) \
+		$(if $(GRADE_EXTRA),EXTRA_TESTS=$(abspath $(GRADE_EXTRA))) \
+		$(GRADE_BUILD)/mm86.elf
+
+grade: grade-kernel
+	@$(PYTHON) tools/grade.py --lab '$(LAB)' $(GRADE_ARGS) \
+		--kernel $(GRADE_BUILD)/mm86.elf --logs $(GRADE_BUILD)/grade \
+		--json $(GRADE_BUILD)/grade.json --text $(GRADE_BUILD)/grade.txt
+
+handin: grade-kernel
+	@$(PYTHON) tools/handin.py --build $(GRADE_BUILD) --grade-args "$(GRADE_ARGS)"
+
+test-labs: deps $(KERNEL)
+	$(PYTHON) tools/lab.py prove --build $(BUILD) --jobs $(JOBS) \
+		--counts $(BUILD)/lab-counts.txt
 
 # ---- set-up: the Debian packages each target needs ----------------------
 # The one table of them.  `deps` installs what the goals on the command line
@@ -313,6 +355,11 @@ PKGS.fuzz-build := clang libclang-rt-dev
 PKGS.fuzz       := $(PKGS.fuzz-build)
 PKGS.test-host  := $(PKGS.host) $(PKGS.fuzz) python3
 PKGS.test-qemu  := $(PKGS.run) $(PKGS.iso) ovmf-ia32
+PKGS.lab        := python3
+PKGS.grade-kernel := $(PKGS.all)
+PKGS.grade      := $(PKGS.all) qemu-system-x86
+PKGS.handin     := $(PKGS.grade)
+PKGS.test-labs  := $(PKGS.grade)
 PKGS.test       := $(PKGS.test-host) $(PKGS.test-qemu)
 PKGS.valgrind   := $(PKGS.host) valgrind
 PKGS.bench-host := $(PKGS.host) valgrind libmimalloc-dev libjemalloc-dev python3

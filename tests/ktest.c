@@ -41,7 +41,8 @@
 #include "tests/ktest.h"
 
 #define MAX_RESOURCES 16
-#define FILTER_MAX 512
+#define FILTER_MAX 1024	/* the whole list */
+#define GLOB_MAX 128		/* one glob of it */
 
 /* Weak: a build without misuse scenarios (or resources) has no section. */
 extern const struct ktest_suite *const __start_ktest_suites[] __weak,
@@ -67,6 +68,16 @@ static int ktest_filter_setup(const char *val)
 {
 	if (!val || !*val || strscpy(filter, val, sizeof(filter)) < 0)
 		return -EINVAL;
+	for (const char *p = filter; *p; ) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (len >= GLOB_MAX) {
+			filter[0] = '\0';
+			return -EINVAL;
+		}
+		p += len + (comma != NULL);
+	}
 	return 0;
 }
 __setup("ktest.filter", ktest_filter_setup);
@@ -108,9 +119,11 @@ __setup("ktest.time_limit", ktest_time_limit_setup);
 static bool glob_selects(const char *glob, size_t len,
 			 const struct ktest_suite *s, const struct ktest_case *c)
 {
-	char pat[FILTER_MAX];
-	char full[FILTER_MAX + 64];
+	char pat[GLOB_MAX];
+	char full[2 * GLOB_MAX];
 
+	if (len >= sizeof(pat))
+		return false;
 	memcpy(pat, glob, len);
 	pat[len] = '\0';
 	if (!strchr(pat, '.'))

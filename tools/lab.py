@@ -4,6 +4,9 @@
     tools/lab.py list                 the labs, their points and files
     tools/lab.py check                every region and manifest is well formed
     tools/lab.py cut NAME DEST        writes NAME's student tree to DEST
+    tools/lab.py prove                make test-labs: every lab cuts, builds,
+                                      scores 0 as handed out and full marks
+                                      from the reference
 
 The student tree is the reference (every file git knows, as it is now)
 with NAME's solution regions replaced by their stubs; it is a new git
@@ -16,10 +19,17 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
+import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import grade  # noqa: E402
+import ktap  # noqa: E402
 import labtree  # noqa: E402
+
+SEEDS = (1, 2, 3)
 
 
 def cmd_list(root: str) -> int:
@@ -77,6 +87,137 @@ def cmd_cut(root: str, name: str, dest: str) -> int:
     return 0
 
 
+class Tally:
+    """One line per check, and the counts for the runner."""
+
+    def __init__(self) -> None:
+        self.passed = self.failed = 0
+
+    def check(self, ok: bool, what: str, why: str = "") -> bool:
+        self.passed += ok
+        self.failed += not ok
+        print(f"  {'PASS' if ok else 'FAIL'}  {what}"
+              + (f": {why}" if why and not ok else ""), flush=True)
+        return ok
+
+
+def graded_order(log_dir: str, lab: labtree.Lab, seed: int) -> list[str]:
+    """The lab's graded cases in the order its boot reported them."""
+    names = []
+    for f in sorted(os.listdir(log_dir)):
+        if f.endswith(".log") and f"-seed{seed}-" in f:
+            with open(os.path.join(log_dir, f), encoding="utf-8",
+                      errors="replace") as fh:
+                report = ktap.parse(fh.read())
+            names += [f"{s.name}.{c.name}" for s in report.suites
+                      for c in s.cases]
+    wanted = {t.name for t in lab.tests}
+    return [n for n in names if n in wanted]
+
+
+def summary(grades: list[grade.LabGrade]) -> str:
+    return ", ".join(f"{g.lab} {g.score}/{g.max}" for g in grades)
+
+
+def not_full(grades: list[grade.LabGrade]) -> str:
+    return "; ".join(f"{g.lab}.{r.name.split('.', 1)[1]}: {r.status} "
+                     f"{r.message[:120]}" for g in grades for r in g.results
+                     if r.points != r.max)
+
+
+def cmd_prove(root: str, build: str, jobs: int, counts: str | None,
+              only: list[str] | None) -> int:
+    """Each lab's student tree cuts, builds with -Werror, scores 0 on its
+    lab under every seed and full marks on every other lab; the reference
+    scores full marks on every lab under every seed."""
+    start = time.monotonic()
+    tally = Tally()
+    root = os.path.abspath(root)
+    kernel = os.path.join(root, build, "mm86.elf")
+    work = os.path.join(root, build, "labs")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    names = labtree.lab_names(root)
+    try:
+        rc = cmd_check(root)
+    except labtree.LabError as e:
+        print(f"lab: error: {e}", file=sys.stderr)
+        rc = 1
+    tally.check(rc == 0, "regions and manifests are well formed")
+    labs = []
+    for n in names:
+        try:
+            labs.append(labtree.load_lab(root, n))
+        except labtree.LabError as e:
+            tally.check(False, f"lab {n}: manifest", str(e))
+    selected = [lab for lab in labs if not only or lab.name in only]
+    print(f"lab: the reference, seeds {', '.join(map(str, SEEDS))}",
+          flush=True)
+    ref_logs = os.path.join(work, "reference")
+    per_seed = [grade.grade(labs, kernel, seed, ref_logs, jobs=jobs,
+                            tag="reference") for seed in SEEDS]
+    for i, lab in enumerate(labs):
+        gs = [grades[i] for grades in per_seed]
+        tally.check(all(g.score == g.max for g in gs),
+                    f"reference: lab {lab.name} scores "
+                    f"{'/'.join(str(g.score) for g in gs)} of {gs[0].max}",
+                    not_full(gs))
+        order = graded_order(ref_logs, lab, SEEDS[0])
+        listed = [t.name for t in lab.tests]
+        tally.check(order == listed,
+                    f"reference: lab {lab.name}'s graded cases run in the "
+                    f"order labs/{lab.name}/lab.conf lists them",
+                    f"they ran as {' '.join(order)}")
+    env = dict(os.environ)
+    env.pop("MAKEFLAGS", None)
+    env.pop("MFLAGS", None)
+    for lab in selected:
+        tree = os.path.join(work, lab.name)
+        print(f"lab {lab.name}: the student tree", flush=True)
+        try:
+            changed = labtree.cut_tree(root, lab.name, tree,
+                                       prebuilt=os.path.join(root, build))
+        except labtree.LabError as e:
+            tally.check(False, f"lab {lab.name}: cut", str(e))
+            continue
+        res = subprocess.run(["make", "--no-print-directory", "-j2",
+                              "build/mm86.elf"], cwd=tree, env=env,
+                             capture_output=True, text=True)
+        if not tally.check(res.returncode == 0,
+                           f"lab {lab.name}: cuts {len(changed)} files "
+                           f"and builds with -Werror",
+                           (res.stdout + res.stderr)[-2000:]):
+            continue
+        tkernel = os.path.join(tree, "build", "mm86.elf")
+        logs = os.path.join(tree, "build", "grade")
+        own = [grade.grade([lab], tkernel, seed, logs, jobs=jobs,
+                           tag="own")[0] for seed in SEEDS]
+        tally.check(all(g.score == 0 for g in own),
+                    f"lab {lab.name}: as handed out scores "
+                    f"{'/'.join(str(g.score) for g in own)} of "
+                    f"{own[0].max} on seeds "
+                    f"{', '.join(map(str, SEEDS))}",
+                    "; ".join(f"{r.name} passes with the stub"
+                              for g in own for r in g.results if r.points))
+        stopped = [r.name for g in own for r in g.results
+                   if r.status in ("stopped", "not run")]
+        tally.check(not stopped, f"lab {lab.name}: as handed out, every "
+                    f"graded case runs to its verdict (no panic, no hang)",
+                    " ".join(sorted(set(stopped))))
+        others = [o for o in labs if o.name != lab.name]
+        og = grade.grade(others, tkernel, SEEDS[0], logs, jobs=jobs,
+                         tag="others")
+        tally.check(all(g.score == g.max for g in og),
+                    f"lab {lab.name}: as handed out, full marks on every "
+                    f"other lab ({summary(og)})", not_full(og))
+    print(f"lab: {tally.passed} passed, {tally.failed} failed in "
+          f"{time.monotonic() - start:.0f} s")
+    if counts:
+        with open(counts, "w", encoding="utf-8") as f:
+            f.write(f"{tally.passed} passed, {tally.failed} failed\n")
+    return 1 if tally.failed else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", default=".", help="the reference tree")
@@ -86,12 +227,21 @@ def main(argv: list[str] | None = None) -> int:
     c = sub.add_parser("cut")
     c.add_argument("lab")
     c.add_argument("dest")
+    p = sub.add_parser("prove")
+    p.add_argument("--build", default="build")
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--counts", help="write 'N passed, N failed' here")
+    p.add_argument("--only", action="append",
+                   help="prove only this lab's student tree (repeatable)")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "list":
             return cmd_list(args.root)
         if args.cmd == "check":
             return cmd_check(args.root)
+        if args.cmd == "prove":
+            return cmd_prove(args.root, args.build, args.jobs, args.counts,
+                             args.only)
         return cmd_cut(args.root, args.lab, args.dest)
     except labtree.LabError as e:
         print(f"lab: error: {e}", file=sys.stderr)
