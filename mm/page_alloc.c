@@ -130,6 +130,7 @@ static inline void clear_buddy_order(struct page *page)
 static inline bool page_is_buddy(const struct page *page, struct zone *zone,
 				 unsigned long buddy_pfn, unsigned int order)
 {
+	/* LAB buddy: BEGIN true when buddy_pfn is a valid pfn inside zone, of page's node and zone, the head of a free block of this order */
 	struct page *buddy;
 
 	if (!pfn_valid(buddy_pfn) || !zone_spans_pfn(zone, buddy_pfn))
@@ -138,6 +139,10 @@ static inline bool page_is_buddy(const struct page *page, struct zone *zone,
 	if (page_zone_id(buddy) != page_zone_id(page))
 		return false;
 	return PageBuddy(buddy) && buddy->private == order;
+	/* LAB buddy: STUB
+	return false;
+	*/
+	/* LAB buddy: END */
 }
 
 void zone_init_free_lists(struct zone *zone)
@@ -159,18 +164,22 @@ void free_one_page_locked(struct page *page, struct zone *zone,
 			  unsigned int order)
 {
 	unsigned long pfn = page_to_pfn(page);
-	const struct page *freed = page;
 
 	lockdep_assert_held(&zone->lock);
 	BUG_ON(pfn & ((1UL << order) - 1));
 	BUG_ON(!zone_spans_pfn(zone, pfn));
 
 	zone->free_pages += 1UL << order;
+	/*
+	 * page stays the page being freed until the block is filed: its node
+	 * and zone are what a buddy must share.
+	 */
+	/* LAB buddy: BEGIN merge: while page_is_buddy() says the buddy is free and whole, take it off its list and go up an order */
 	while (order < MAX_ORDER - 1) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
 		struct page *buddy;
 
-		if (!page_is_buddy(freed, zone, buddy_pfn, order))
+		if (!page_is_buddy(page, zone, buddy_pfn, order))
 			break;
 		buddy = pfn_to_page(buddy_pfn);
 		list_del(&buddy->lru);
@@ -179,6 +188,7 @@ void free_one_page_locked(struct page *page, struct zone *zone,
 		pfn &= ~(1UL << order);
 		order++;
 	}
+	/* LAB buddy: END */
 	page = pfn_to_page(pfn);
 	set_buddy_order(page, order);
 	list_add(&page->lru, &zone->free_area[order].free_list);
@@ -192,6 +202,7 @@ static void expand_locked(struct zone *zone, struct page *page,
 	unsigned long size = 1UL << high;
 
 	lockdep_assert_held(&zone->lock);
+	/* LAB buddy: BEGIN split: halve the block down to order low, filing each upper half on the free list of its order */
 	while (high > low) {
 		struct page *half;
 
@@ -202,6 +213,14 @@ static void expand_locked(struct zone *zone, struct page *page,
 		zone->free_area[high].nr_free++;
 		set_buddy_order(half, high);
 	}
+	/* LAB buddy: STUB
+	for (unsigned long i = 1UL << low; i < size; i += 1UL << low) {
+		list_add(&page[i].lru, &zone->free_area[low].free_list);
+		zone->free_area[low].nr_free++;
+		set_buddy_order(page + i, low);
+	}
+	*/
+	/* LAB buddy: END */
 }
 
 /* Takes a block of 2^order pages, or NULL. */
