@@ -66,6 +66,15 @@ def cmd_check(root: str) -> int:
                 errors.append(f"lab {name}: {t.name} is graded by lab "
                               f"{graded[t.name]} too")
             graded[t.name] = name
+    for name in labs:
+        try:
+            lab = labtree.load_lab(root, name)
+        except labtree.LabError:
+            continue
+        for case in lab.breaks:
+            if graded.get(case, name) == name:
+                errors.append(f"labs/{name}/lab.conf: breaks {case}, which "
+                              f"no other lab grades")
     if errors:
         print("\n".join(errors), file=sys.stderr)
         return 1
@@ -119,10 +128,10 @@ def summary(grades: list[grade.LabGrade]) -> str:
     return ", ".join(f"{g.lab} {g.score}/{g.max}" for g in grades)
 
 
-def not_full(grades: list[grade.LabGrade]) -> str:
-    return "; ".join(f"{g.lab}.{r.name.split('.', 1)[1]}: {r.status} "
-                     f"{r.message[:120]}" for g in grades for r in g.results
-                     if r.points != r.max)
+def not_full(grades: list[grade.LabGrade], allowed=()) -> str:
+    return "; ".join(f"{g.lab}: {r.name}: {r.status} {r.message[:120]}"
+                     for g in grades for r in g.results
+                     if r.points != r.max and r.name not in allowed)
 
 
 def cmd_prove(root: str, build: str, jobs: int, counts: str | None,
@@ -207,9 +216,20 @@ def cmd_prove(root: str, build: str, jobs: int, counts: str | None,
         others = [o for o in labs if o.name != lab.name]
         og = grade.grade(others, tkernel, SEEDS[0], logs, jobs=jobs,
                          tag="others")
-        tally.check(all(g.score == g.max for g in og),
+        broken = set(lab.breaks)
+        tally.check(not not_full(og, broken),
                     f"lab {lab.name}: as handed out, full marks on every "
-                    f"other lab ({summary(og)})", not_full(og))
+                    f"other lab ({summary(og)})"
+                    + (f", but for the {len(broken)} cases labs/{lab.name}/"
+                       f"lab.conf says it breaks" if broken else ""),
+                    not_full(og, broken))
+        if broken:
+            passing = [r.name for g in og for r in g.results
+                       if r.name in broken and r.points]
+            tally.check(not passing,
+                        f"lab {lab.name}: as handed out, each case it says "
+                        f"it breaks does fail", " ".join(passing)
+                        + " pass: take them off its breaks line")
     print(f"lab: {tally.passed} passed, {tally.failed} failed in "
           f"{time.monotonic() - start:.0f} s")
     if counts:

@@ -30,6 +30,12 @@ lab.conf, one directive per line ("#" starts a comment line):
                             (default: -m 256M -smp 2)
     append   TEXT           more kernel command line for the graded boot
     timeout  SECONDS        the graded boot's time limit (default: 120)
+    breaks   SUITE.CASE...  other labs' graded cases that cannot pass while
+                            this lab's code is a stub (the buddy allocator
+                            is what every page-level case stands on); make
+                            test-labs requires exactly these to fail in
+                            this lab's student tree, and every other case
+                            of the other labs to pass
     test     SUITE.CASE POINTS
                             a graded case and its points, in the order the
                             cases run (suites in link order, cases in their
@@ -108,6 +114,7 @@ class Lab:
     append: str = ""
     timeout: float = DEFAULT_TIMEOUT
     tests: list[Test] = field(default_factory=list)
+    breaks: list[str] = field(default_factory=list)
 
     @property
     def points(self) -> int:
@@ -269,6 +276,13 @@ def load_lab(root: str, name: str, conf: str | None = None) -> Lab:
             lab.files += rest.split()
         elif key == "hidden":
             lab.hidden += rest.split()
+        elif key == "breaks":
+            bad = [w for w in rest.split()
+                   if not re.fullmatch(r"\w+\.\w+", w)]
+            if bad:
+                errors.append(f"{where}: breaks wants SUITE.CASE names, "
+                              f"got {' '.join(bad)}")
+            lab.breaks += rest.split()
         elif key == "qemu":
             lab.qemu = shlex.split(rest)
         elif key == "append":
