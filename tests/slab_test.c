@@ -471,6 +471,11 @@ static void check_colours(struct ktest *t, unsigned int size)
 			;
 		if (k < nslabs)
 			continue;
+		if (nslabs == r.colour + 2) {
+			KTEST_FAIL(t, "%s: %u objects span more than %u slabs of %u",
+				   name, n, r.colour + 2, r.num);
+			break;
+		}
 		seen[nslabs++] = s;
 		first = slab_first_page(held[i], &npages);
 		want = (k % r.colour) * r.colour_off + (r.off_slab ? 0 : r.mgmt);
