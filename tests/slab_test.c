@@ -970,7 +970,7 @@ static void refill_takes_a_batch_under_one_lock(struct ktest *t)
 	KTEST_EXPECT_EQ(t, l3->free_objects,
 			3UL * (r100.num - 1) - r100.batch);
 	/* The batch spans two slabs: 38 from the first, 22 from the second. */
-	{
+	if (this_array(c)->avail) {
 		struct array_cache *ac = this_array(c);
 		struct slab *a = slab_of(ac->entry[0]);
 		unsigned int from_a = 0;
