@@ -11,6 +11,10 @@
  * head page carries KMALLOC_LARGE and its order.  Anything else handed to
  * kfree() - an address inside no allocation, an object of a cache that is
  * not a kmalloc cache, a large block freed twice - is a "BUG:" report.
+ * ksize() is what the caller may use: the whole class, or the whole
+ * block.  krealloc() (2.6.22's) keeps the object while the new size fits
+ * in ksize(), and otherwise copies ksize() bytes - it cannot know how many
+ * were asked for - to a new one and frees the old.
  *
  * The classes are not cache-line aligned (ARCH_KMALLOC_MINALIGN, 8 bytes;
  * 2.6.11 made them SLAB_HWCACHE_ALIGN),
@@ -19,6 +23,7 @@
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
+#include "lib/bitops.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
 #include "mm/mm.h"
@@ -63,21 +68,47 @@ void kmalloc_caches_init(void)
 	}
 }
 
-struct kmem_cache *kmalloc_slab_for(size_t size)
+/* The smallest class of at least size bytes; NULL above the largest. */
+static struct cache_sizes *kmalloc_class(size_t size)
 {
+	/* LAB kmalloc: BEGIN the smallest class of at least size bytes; NULL above the largest */
 	for (unsigned int i = 0; i < ARRAY_SIZE(malloc_sizes); i++)
 		if (malloc_sizes[i].cs_size >= size)
-			return malloc_sizes[i].cs_cachep;
+			return &malloc_sizes[i];
 	return NULL;
+	/* LAB kmalloc: STUB
+	for (unsigned int i = 0; i < ARRAY_SIZE(malloc_sizes); i++)
+		if (malloc_sizes[i].cs_size >= size &&
+		    is_power_of_2(malloc_sizes[i].cs_size))
+			return &malloc_sizes[i];
+	return NULL;
+	*/
+	/* LAB kmalloc: END */
 }
 
+/* Not yet made (NULL) while kmalloc_caches_init() makes the smaller ones. */
+struct kmem_cache *kmalloc_slab_for(size_t size)
+{
+	struct cache_sizes *cs = kmalloc_class(size);
+
+	return cs ? cs->cs_cachep : NULL;
+}
+
+/* The cache a request takes; NULL when no class serves it: pages do. */
 static struct kmem_cache *kmalloc_cache(size_t size, gfp_t flags)
 {
-	for (unsigned int i = 0; i < ARRAY_SIZE(malloc_sizes); i++)
-		if (malloc_sizes[i].cs_size >= size)
-			return (flags & GFP_DMA) ? malloc_sizes[i].cs_dmacachep :
-						   malloc_sizes[i].cs_cachep;
-	return NULL;
+	struct cache_sizes *cs = kmalloc_class(size);
+
+	if (!cs)
+		return NULL;
+	/* LAB kmalloc: BEGIN GFP_DMA takes the class's "(DMA)" twin, whose slabs lie in ZONE_DMA */
+	return (flags & GFP_DMA) ? cs->cs_dmacachep : cs->cs_cachep;
+	/* LAB kmalloc: STUB
+	if (flags & GFP_DMA)
+		return NULL;
+	return cs->cs_cachep;
+	*/
+	/* LAB kmalloc: END */
 }
 
 static void *kmalloc_large(size_t size, gfp_t flags)
@@ -110,9 +141,11 @@ static void *kmalloc_large(size_t size, gfp_t flags)
  */
 static void *__kmalloc(size_t size, gfp_t flags, unsigned long caller)
 {
-	if (size > KMALLOC_MAX_CACHE_SIZE)
+	struct kmem_cache *cachep = kmalloc_cache(size, flags);
+
+	if (!cachep)
 		return kmalloc_large(size, flags);
-	return __cache_alloc_caller(kmalloc_cache(size, flags), flags, caller);
+	return __cache_alloc_caller(cachep, flags, caller);
 }
 
 void *kmalloc(size_t size, gfp_t flags)
@@ -155,7 +188,12 @@ static struct kmem_cache *kmalloc_owner(const void *objp, const char *fn,
 				 fn, objp, cachep->name);
 		return cachep;
 	}
-	if (page->owner_data[0] == KMALLOC_LARGE && PageHead(page) &&
+	/*
+	 * A block of pages of any order (one page too: a request no class
+	 * serves may be small); only its first page carries the mark, and
+	 * kfree() clears it.
+	 */
+	if (page->owner_data[0] == KMALLOC_LARGE &&
 	    objp == page_address(page) && page_count(page) > 0)
 		return NULL;
 	slab_bug(NULL, objp, "%s: %p is not a live kmalloc object", fn, objp);
@@ -190,11 +228,17 @@ size_t ksize(const void *objp)
 	if (!objp)
 		return 0;
 	cachep = kmalloc_owner(objp, "ksize", &page);
+	/* LAB kmalloc: BEGIN the usable size: the class's, or the whole block of pages */
 	return cachep ? cachep->object_size : PAGE_SIZE << page->private;
+	/* LAB kmalloc: STUB
+	return cachep ? cachep->object_size : PAGE_SIZE;
+	*/
+	/* LAB kmalloc: END */
 }
 
 void *krealloc(const void *p, size_t new_size, gfp_t flags)
 {
+	/* LAB kmalloc: BEGIN resize in place while the new size fits, else move the contents */
 	size_t old;
 	void *ret;
 
@@ -213,4 +257,8 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 		__kfree(p, _RET_IP_);
 	}
 	return ret;
+	/* LAB kmalloc: STUB
+	return NULL;
+	*/
+	/* LAB kmalloc: END */
 }

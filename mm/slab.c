@@ -119,7 +119,7 @@ static void cache_init_objs(struct kmem_cache *cachep, struct slab *slabp)
  * held; called with interrupts off (the CPU array's rule, asserted),
  * which it turns back on around the page allocation when the caller may
  * sleep - the allocation may reclaim and wait, and the caller's CPU array
- * is looked at afresh after (cache_alloc_refill retries).
+ * is looked at afresh after (cache_alloc_cpu retries).
  */
 static bool cache_grow(struct kmem_cache *cachep, gfp_t flags, int nid)
 {
@@ -131,9 +131,14 @@ static bool cache_grow(struct kmem_cache *cachep, gfp_t flags, int nid)
 
 	lockdep_assert_irqs_disabled();
 	spin_lock_irqsave(&l3->list_lock, irqflags);
+	/* LAB slab: BEGIN this slab's colour offset; the node's next slab takes the next colour, cycling */
 	offset = l3->colour_next * cachep->colour_off;
 	if (++l3->colour_next >= cachep->colour)
 		l3->colour_next = 0;
+	/* LAB slab: STUB
+	offset = 0;
+	*/
+	/* LAB slab: END */
 	spin_unlock_irqrestore(&l3->list_lock, irqflags);
 
 	/* Slab pages need an address: never highmem. */
@@ -271,23 +276,21 @@ static struct array_cache *cpu_array(struct kmem_cache *cachep)
 }
 
 /*
- * An empty array takes up to batchcount objects from this node's slabs -
- * partial slabs first, then free ones - under one list_lock; when the
- * node has none, a slab is made.  Interrupts off (asserted).
+ * Moves up to nr free objects of a node's slabs to objpp[] - partial
+ * slabs first, then free ones, so that partly used slabs fill up and free
+ * ones stay whole to be given back (2.6.11's refill loop) - and each slab
+ * it took from to the list its new count says; returns how many it took,
+ * 0 when the node has no free object.  The mirror of free_block; the
+ * node's list_lock held (asserted).
  */
-static void *cache_alloc_refill(struct kmem_cache *cachep, gfp_t flags)
+static unsigned int take_objs_locked(struct kmem_cache *cachep,
+				     struct kmem_list3 *l3, void **objpp,
+				     unsigned int nr)
 {
-	struct array_cache *ac;
-	struct kmem_list3 *l3;
-	int nid = numa_node_id();
+	unsigned int taken = 0;
 
-	lockdep_assert_irqs_disabled();
-
-retry:
-	ac = cpu_array(cachep);
-	l3 = &cachep->nodelists[nid];
-	spin_lock(&l3->list_lock);
-	for (unsigned int batch = ac->batchcount; batch;) {
+	lockdep_assert_held(&l3->list_lock);
+	while (taken < nr) {
 		struct list_head *from = !list_empty(&l3->slabs_partial) ?
 						 &l3->slabs_partial :
 						 &l3->slabs_free;
@@ -296,16 +299,44 @@ retry:
 		if (list_empty(from))
 			break;
 		slabp = list_first_entry(from, struct slab, list);
-		while (slabp->inuse < cachep->num && batch) {
-			ac->entry[ac->avail++] = slab_get_obj(cachep, slabp);
+		while (slabp->inuse < cachep->num && taken < nr) {
+			objpp[taken++] = slab_get_obj(cachep, slabp);
 			l3->free_objects--;
-			batch--;
 		}
 		list_del(&slabp->list);
 		list_add(&slabp->list, slabp->inuse == cachep->num ?
 					       &l3->slabs_full :
 					       &l3->slabs_partial);
 	}
+	return taken;
+}
+
+/*
+ * An object for this CPU: the top of its array, the object freed here
+ * last (cache-hot).  An empty array first takes up to batchcount objects
+ * from this node's slabs under one list_lock; when the node has none, a
+ * slab is made (2.6.11's ____cache_alloc and cache_alloc_refill).
+ * Interrupts off (asserted).
+ */
+static void *cache_alloc_cpu(struct kmem_cache *cachep, gfp_t flags)
+{
+	/* LAB slab: BEGIN pop the top of this CPU's array; an empty array takes a batch from the slabs first */
+	struct array_cache *ac;
+	struct kmem_list3 *l3;
+	int nid = numa_node_id();
+
+	lockdep_assert_irqs_disabled();
+
+	ac = cpu_array(cachep);
+	if (likely(ac->avail)) {
+		ac->touched = 1;
+		return ac->entry[--ac->avail];
+	}
+retry:
+	l3 = &cachep->nodelists[nid];
+	spin_lock(&l3->list_lock);
+	ac->avail += take_objs_locked(cachep, l3, ac->entry + ac->avail,
+				      ac->batchcount);
 	spin_unlock(&l3->list_lock);
 	if (!ac->avail) {
 		bool grown = cache_grow(cachep, flags, nid);
@@ -325,18 +356,48 @@ retry:
 	}
 	ac->touched = 1;
 	return ac->entry[--ac->avail];
-}
-
-/* A full array gives its oldest batchcount objects back.  IRQs off. */
-static void cache_flusharray(struct kmem_cache *cachep, struct array_cache *ac)
-{
-	unsigned int batch = min(ac->batchcount, ac->avail);
+	/* LAB slab: STUB
+	int nid = numa_node_id();
+	struct kmem_list3 *l3 = &cachep->nodelists[nid];
+	void *objp = NULL;
 
 	lockdep_assert_irqs_disabled();
+	for (;;) {
+		spin_lock(&l3->list_lock);
+		take_objs_locked(cachep, l3, &objp, 1);
+		spin_unlock(&l3->list_lock);
+		if (objp || !cache_grow(cachep, flags, nid))
+			return objp;
+	}
+	*/
+	/* LAB slab: END */
+}
 
-	free_block(cachep, ac->entry, batch);
-	ac->avail -= batch;
-	memmove(ac->entry, ac->entry + batch, ac->avail * sizeof(void *));
+/*
+ * Puts a freed object on top of this CPU's array.  A full array first
+ * gives its oldest batchcount objects back to their slabs, and keeps the
+ * rest, the newest, at its bottom (2.6.11's cache_flusharray).
+ * Interrupts off (asserted).
+ */
+static void cache_free_cpu(struct kmem_cache *cachep, void *objp)
+{
+	/* LAB slab: BEGIN push onto this CPU's array; a full array first gives its oldest batch back */
+	struct array_cache *ac = cpu_array(cachep);
+
+	if (unlikely(ac->avail >= ac->limit)) {
+		unsigned int batch = min(ac->batchcount, ac->avail);
+
+		free_block(cachep, ac->entry, batch);
+		ac->avail -= batch;
+		memmove(ac->entry, ac->entry + batch,
+			ac->avail * sizeof(void *));
+	}
+	ac->entry[ac->avail++] = objp;
+	/* LAB slab: STUB
+	lockdep_assert_irqs_disabled();
+	free_block(cachep, &objp, 1);
+	*/
+	/* LAB slab: END */
 }
 
 struct drain_arg {
@@ -368,7 +429,6 @@ static unsigned int drain_cpu_caches(struct kmem_cache *cachep)
 static void *__cache_alloc(struct kmem_cache *cachep, gfp_t flags,
 			   unsigned long caller)
 {
-	struct array_cache *ac;
 	unsigned long irqflags;
 	void *objp;
 
@@ -376,13 +436,7 @@ static void *__cache_alloc(struct kmem_cache *cachep, gfp_t flags,
 	if (should_fail_alloc(flags))
 		return NULL;
 	local_irq_save(irqflags);
-	ac = cpu_array(cachep);
-	if (likely(ac->avail)) {
-		ac->touched = 1;
-		objp = ac->entry[--ac->avail];
-	} else {
-		objp = cache_alloc_refill(cachep, flags);
-	}
+	objp = cache_alloc_cpu(cachep, flags);
 	local_irq_restore(irqflags);
 	if (!objp)
 		return NULL;
@@ -428,16 +482,12 @@ static void check_free(struct kmem_cache *cachep, const void *objp,
 
 void __cache_free(struct kmem_cache *cachep, void *objp, unsigned long caller)
 {
-	struct array_cache *ac;
 	unsigned long irqflags;
 
 	if (unlikely(cachep->flags & SLAB_DEBUG_FLAGS))
 		slab_debug_free(cachep, objp, caller);
 	local_irq_save(irqflags);
-	ac = cpu_array(cachep);
-	if (unlikely(ac->avail >= ac->limit))
-		cache_flusharray(cachep, ac);
-	ac->entry[ac->avail++] = objp;
+	cache_free_cpu(cachep, objp);
 	local_irq_restore(irqflags);
 }
 

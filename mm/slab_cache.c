@@ -55,19 +55,22 @@ struct kmem_cache cache_cache;
 
 /* ---- layout ---------------------------------------------------------- */
 
-/*
- * Objects per slab and leftover bytes for a slab of 2^order pages (2.6's
- * cache_estimate): on-slab, the descriptor and one bufctl per object come
- * out of the same pages.
- */
 /* The class of the list_locks of caches that hold slab descriptors. */
 static struct lock_class_key slab_descriptor_l3_key;
 
+/*
+ * Objects per slab and leftover bytes for a slab of 2^order pages (2.6's
+ * cache_estimate): on-slab, the descriptor and one bufctl per object come
+ * out of the same pages, the descriptor and bufctls rounded up to align
+ * (*mgmt) so that the first object is aligned; off the slab, only the
+ * objects do.  *num is 0 when not one object fits.
+ */
 static void cache_estimate(unsigned int order, unsigned int size,
 			   unsigned int align, bool off_slab,
 			   unsigned int *num, unsigned int *left_over,
 			   unsigned int *mgmt)
 {
+	/* LAB slab: BEGIN how many objects (and their bufctls) fit 2^order pages, and what is left over */
 	unsigned int bytes = PAGE_SIZE << order, n;
 
 	if (off_slab) {
@@ -83,6 +86,14 @@ static void cache_estimate(unsigned int order, unsigned int size,
 	}
 	*num = n;
 	*left_over = bytes - n * size - *mgmt;
+	/* LAB slab: STUB
+	unsigned int bytes = PAGE_SIZE << order;
+
+	*mgmt = off_slab ? 0 : ALIGN(sizeof(struct slab) + sizeof(kmem_bufctl_t), align);
+	*num = *mgmt + size <= bytes ? 1 : 0;
+	*left_over = 0;
+	*/
+	/* LAB slab: END */
 }
 
 /* The smallest order that wastes at most 1/8 of the slab. */
@@ -97,7 +108,12 @@ static void calculate_slab_order(struct kmem_cache *cachep, bool off_slab)
 			continue;
 		cachep->gfporder = order;
 		cachep->num = num;
+		/* LAB slab: BEGIN the number of colours the left-over bytes give */
 		cachep->colour = left / cachep->colour_off;
+		/* LAB slab: STUB
+		cachep->colour = 0;
+		*/
+		/* LAB slab: END */
 		cachep->slab_size = mgmt;
 		if (left * 8 <= (PAGE_SIZE << order) ||
 		    order >= PREFERRED_SLAB_ORDER)
@@ -212,7 +228,12 @@ static bool setup_cache(struct kmem_cache *cachep, const char *name,
 	if (flags & SLAB_STORE_USER)
 		buffer += 2 * sizeof(unsigned long);
 	cachep->buffer_size = ALIGN(buffer, ralign);
+	/* LAB slab: BEGIN the colour step: how much further in each colour starts the objects */
 	cachep->colour_off = max((unsigned int)L1_CACHE_BYTES, ralign);
+	/* LAB slab: STUB
+	cachep->colour_off = ralign;
+	*/
+	/* LAB slab: END */
 	if (flags & SLAB_CACHE_DMA)
 		cachep->gfpflags = __GFP_DMA;
 

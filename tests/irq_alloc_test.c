@@ -615,10 +615,10 @@ static int grower(void *unused)
 }
 
 /*
- * A regression test: cache_alloc_refill() once refilled the array after a
- * sleeping grow without looking at it again, and an interrupt handler
- * that had freed objects into it meanwhile made the refill write past
- * the array's limit (into the next CPU's).  The tick frees a burst into
+ * A regression test: the refill (now in cache_alloc_cpu()) once refilled
+ * the array after a sleeping grow without looking at it again, and an
+ * interrupt handler that had freed objects into it meanwhile made the
+ * refill write past the array's limit (into the next CPU's).  The tick frees a burst into
  * CPU 0's array while a thread there grows the cache; the array must
  * never hold more than its limit.
  */

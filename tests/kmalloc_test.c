@@ -130,12 +130,6 @@ static void every_size_lands_in_its_class(struct ktest *t)
 		if (i + 1 < ARRAY_SIZE(classes))
 			check_class(t, classes[i] + 1, GFP_KERNEL);
 	}
-	/* Beyond the largest class: pages. */
-	check_large(t, KMALLOC_MAX_CACHE_SIZE + 1);	/* 33 pages: order 6 */
-	check_large(t, 200000);				/* 49 pages: order 6 */
-	check_large(t, 262144);				/* exactly order 6 */
-	check_large(t, 262145);				/* order 7 */
-	check_large(t, 1 << 20);			/* order 8 */
 }
 
 /* ---- alignment ----------------------------------------------------------- */
@@ -267,22 +261,38 @@ static bool filled(const void *p, size_t n, u8 seed)
 	return true;
 }
 
+/*
+ * krealloc(p, n) for a p that must stay live: a NULL result means p was
+ * kept, so it is freed here before the case stops (no leak, and no NULL
+ * dereference in the checks that follow).
+ */
+static void *krealloc_or_stop(struct ktest *t, void *p, size_t n)
+{
+	void *q = krealloc(p, n, GFP_KERNEL);
+
+	if (!q) {
+		KTEST_FAIL(t, "krealloc(%p of ksize %zu, %zu) returned NULL",
+			   p, ksize(p), n);
+		kfree(p);
+		ktest_abort(t);
+	}
+	return q;
+}
+
 static void krealloc_keeps_the_contents(struct ktest *t)
 {
 	void *p, *q, *r, *big, *bigger;
-	unsigned long live;
 
 	/* Within the class (40 -> size-64): the same object. */
 	p = kmalloc(40, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, p);
 	fill(p, 40, 1);
-	q = krealloc(p, 64, GFP_KERNEL);
+	q = krealloc_or_stop(t, p, 64);
 	KTEST_EXPECT_PTR_EQ(t, q, p);
 	KTEST_EXPECT_TRUE(t, filled(q, 40, 1));
-	fill(q, 64, 2);
+	fill(q, ksize(q), 2);
 	/* Across classes (64 -> size-128): a copy, the old object freed. */
-	r = krealloc(q, 100, GFP_KERNEL);
-	KTEST_ASSERT_NOT_NULL(t, r);
+	r = krealloc_or_stop(t, q, 100);
 	KTEST_EXPECT_PTR_NE(t, r, q);
 	KTEST_EXPECT_EQ(t, ksize(r), (size_t)128);
 	KTEST_EXPECT_TRUE(t, filled(r, 64, 2));
@@ -291,37 +301,71 @@ static void krealloc_keeps_the_contents(struct ktest *t)
 	KTEST_EXPECT_PTR_EQ(t, p, q);
 	kfree(p);
 	/* Shrinking: the same object, contents kept. */
-	fill(r, 128, 3);
-	q = krealloc(r, 10, GFP_KERNEL);
+	fill(r, ksize(r), 3);
+	q = krealloc_or_stop(t, r, 10);
 	KTEST_EXPECT_PTR_EQ(t, q, r);
 	KTEST_EXPECT_TRUE(t, filled(q, 128, 3));
 	/* Growing into pages, and further. */
-	big = krealloc(q, 200000, GFP_KERNEL);
-	KTEST_ASSERT_NOT_NULL(t, big);
+	big = krealloc_or_stop(t, q, 200000);
 	KTEST_EXPECT_EQ(t, ksize(big), (size_t)(PAGE_SIZE << 6));
 	KTEST_EXPECT_TRUE(t, filled(big, 128, 3));
 	fill(big, 200000, 4);
-	bigger = krealloc(big, 1 << 20, GFP_KERNEL);
-	KTEST_ASSERT_NOT_NULL(t, bigger);
+	bigger = krealloc_or_stop(t, big, 1 << 20);
 	KTEST_EXPECT_PTR_NE(t, bigger, big);
 	KTEST_EXPECT_TRUE(t, filled(bigger, 200000, 4));
 	/* And back down: a large block that still fits is kept. */
-	big = krealloc(bigger, 5000, GFP_KERNEL);
+	big = krealloc_or_stop(t, bigger, 5000);
 	KTEST_EXPECT_PTR_EQ(t, big, bigger);
 	KTEST_EXPECT_TRUE(t, filled(big, 5000, 4));
 	kfree(big);
+}
 
-	/* krealloc(NULL, n) is kmalloc(n). */
+/*
+ * Every byte of the old object's class moves, not just what was asked
+ * for: krealloc() cannot know the request, so it copies ksize() bytes
+ * (the 2.6.22 rule); and a shrink within the class moves nothing.
+ */
+static void krealloc_copies_the_whole_class(struct ktest *t)
+{
+	static const size_t from[] = { 33, 65, 97, 129, 200, 700, 3000 };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(from); i++) {
+		size_t cls = class_for(from[i]), to = class_for(cls + 1);
+		u8 *p = kmalloc(from[i], GFP_KERNEL), *q;
+
+		KTEST_ASSERT_NOT_NULL(t, p);
+		fill(p, cls, (u8)i);
+		q = krealloc_or_stop(t, p, cls + 1);
+		if (ksize(q) != to || !filled(q, cls, (u8)i))
+			KTEST_FAIL(t, "krealloc(kmalloc(%zu), %zu): ksize %zu (expected %zu), the old %zu bytes %s",
+				   from[i], cls + 1, ksize(q), to, cls,
+				   filled(q, cls, (u8)i) ? "kept" : "lost");
+		p = krealloc_or_stop(t, q, from[i]);
+		KTEST_EXPECT_PTR_EQ(t, p, q);
+		kfree(p);
+	}
+}
+
+/* krealloc(NULL, n) is kmalloc(n); krealloc(p, 0) frees p and is NULL. */
+static void krealloc_of_null_and_to_zero(struct ktest *t)
+{
+	unsigned long live;
+	void *p, *q;
+
 	p = krealloc(NULL, 100, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, p);
-	KTEST_EXPECT_EQ(t, ksize(p), (size_t)128);
-	/* krealloc(p, 0) frees p and returns NULL. */
+	KTEST_EXPECT_EQ(t, ksize(p), (size_t)class_for(100));
+	KTEST_EXPECT_STREQ(t, cache_name_of(p), "size-128");
 	live = slab_live_objects();
-	KTEST_EXPECT_NULL(t, krealloc(p, 0, GFP_KERNEL));
+	q = krealloc(p, 0, GFP_KERNEL);
+	KTEST_EXPECT_NULL(t, q);
 	KTEST_EXPECT_EQ(t, slab_live_objects(), live - 1);
+	/* Freed into this CPU's array: the next size-128 object is it. */
 	q = kmalloc(128, GFP_KERNEL);
 	KTEST_EXPECT_PTR_EQ(t, q, p);
 	kfree(q);
+	if (q != p && slab_live_objects() == live)
+		kfree(p);	/* krealloc(p, 0) kept it */
 }
 
 /* ---- large requests -------------------------------------------------------- */
@@ -330,6 +374,12 @@ static void large_requests_come_from_pages(struct ktest *t)
 {
 	static const size_t sizes[] = { 200000, 1 << 20 };
 
+	/* ksize() is the whole block: PAGE_SIZE << its order. */
+	check_large(t, KMALLOC_MAX_CACHE_SIZE + 1);	/* 33 pages: order 6 */
+	check_large(t, 200000);				/* 49 pages: order 6 */
+	check_large(t, 262144);				/* exactly order 6 */
+	check_large(t, 262145);				/* order 7 */
+	check_large(t, 1 << 20);			/* order 8 */
 	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
 		unsigned int order = large_order(sizes[i]);
 		unsigned long before = free_pages_now();
@@ -431,6 +481,8 @@ static const struct ktest_case kmalloc_cases[] = {
 	KTEST_CASE(every_class_is_8_byte_aligned),
 	KTEST_CASE(kzalloc_and_kcalloc_zero_the_object),
 	KTEST_CASE(krealloc_keeps_the_contents),
+	KTEST_CASE(krealloc_copies_the_whole_class),
+	KTEST_CASE(krealloc_of_null_and_to_zero),
 	KTEST_CASE(large_requests_come_from_pages),
 	KTEST_CASE(gfp_dma_objects_lie_in_zone_dma),
 	KTEST_CASE(kcalloc_overflow_returns_null),

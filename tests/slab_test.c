@@ -293,24 +293,27 @@ static const struct {
 	{ 5000, 2, 3, 21, true },
 };
 
-static void check_layout(struct ktest *t, unsigned int size)
+static void check_layout(struct ktest *t, unsigned int size, unsigned int align,
+			 unsigned long flags)
 {
-	static char name[32];	/* the cache keeps the pointer */
+	static char name[40];	/* the cache keeps the pointer */
 	struct rule_layout r;
 	struct kmem_cache *c;
 	struct page *first;
 	unsigned int npages;
 	struct slab *s;
 
-	snprintf(name, sizeof(name), "layout-%u", size);
-	rule_for_cache(name, size, 0, 0, &r);
-	c = create(t, name, size, 0, 0, NULL);
+	if (align || flags)
+		snprintf(name, sizeof(name), "layout-%u-%u-%lx", size, align, flags);
+	else
+		snprintf(name, sizeof(name), "layout-%u", size);
+	rule_for_cache(name, size, align, flags, &r);
+	c = create(t, name, size, align, flags, NULL);
 	KTEST_EXPECT_EQ(t, c->buffer_size, r.buffer);
 	KTEST_EXPECT_EQ(t, c->gfporder, r.order);
 	KTEST_EXPECT_EQ(t, c->num, r.num);
 	KTEST_EXPECT_EQ(t, !!(c->flags & CFLGS_OFF_SLAB), r.off_slab);
-	KTEST_EXPECT_EQ(t, c->colour, r.colour);
-	KTEST_EXPECT_EQ(t, c->colour_off, r.colour_off);
+	/* (The colours are the colour cases' to check.) */
 
 	/* The first num objects share the first slab; the next is another's. */
 	alloc_held(t, c, r.num + 1);
@@ -346,9 +349,22 @@ static void check_layout(struct ktest *t, unsigned int size)
 		KTEST_ASSERT_TRUE(t, PageSlab(dp));
 		snprintf(want, sizeof(want), "size-%u", class_for(r.desc_bytes));
 		KTEST_EXPECT_STREQ(t, page_get_cache(dp)->name, want);
+		KTEST_EXPECT_EQ(t, c->slab_size, r.desc_bytes);
 	} else {
+		/*
+		 * The descriptor opens the slab, its num bufctls right after
+		 * it, and the objects start at the next multiple of the
+		 * alignment: nothing of the one overlaps the other.
+		 */
 		KTEST_EXPECT_PTR_EQ(t, (void *)s, page_address(first));
+		KTEST_EXPECT_EQ(t, c->slab_size, r.mgmt);
+		KTEST_EXPECT_LE(t, (unsigned long)&s->bufctl[r.num],
+				(unsigned long)s->s_mem);
 	}
+	KTEST_EXPECT_EQ(t, (unsigned long)s->s_mem % r.align, 0UL);
+	/* The last object ends inside the slab, and no further object fits. */
+	KTEST_EXPECT_LE(t, (unsigned long)s->s_mem + r.num * r.buffer,
+			(unsigned long)page_address(first) + (PAGE_SIZE << r.order));
 	free_held(c, 0, r.num + 1);
 	kmem_cache_destroy(c);
 }
@@ -368,8 +384,41 @@ static void objects_per_slab_and_order(struct ktest *t)
 			KTEST_EXPECT_EQ(t, r.colour, by_hand[i].colour);
 			KTEST_EXPECT_EQ(t, r.off_slab, by_hand[i].off_slab);
 		}
-		check_layout(t, by_hand[i].size);
+		check_layout(t, by_hand[i].size, 0, 0);
 	}
+}
+
+/*
+ * On-slab, the descriptor and a bufctl per object take their bytes from
+ * the objects' pages, rounded up so that the first object is aligned;
+ * off-slab, all the pages are objects'.  Sizes and alignments whose
+ * counts differ from the naive PAGE_SIZE / size, and whose descriptor
+ * rounds up by different amounts.
+ */
+static void descriptor_and_bufctls_fit_before_the_objects(struct ktest *t)
+{
+	static const struct {
+		unsigned int size, align;
+		unsigned long flags;
+	} tab[] = {
+		{ 12, 0, 0 }, { 36, 0, 0 }, { 100, 0, SLAB_HWCACHE_ALIGN },
+		{ 200, 0, SLAB_HWCACHE_ALIGN }, { 24, 32, 0 }, { 250, 128, 0 },
+		{ 60, 256, 0 }, { 400, 0, 0 }, { 700, 0, 0 }, { 2100, 0, 0 },
+	};
+	unsigned int differ = 0;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(tab); i++) {
+		char name[40];
+		struct rule_layout r;
+
+		snprintf(name, sizeof(name), "layout-%u-%u-%lx", tab[i].size,
+			 tab[i].align, tab[i].flags);
+		rule_for_cache(name, tab[i].size, tab[i].align, tab[i].flags, &r);
+		differ += r.num != ((unsigned int)PAGE_SIZE << r.order) / r.buffer;
+		check_layout(t, tab[i].size, tab[i].align, tab[i].flags);
+	}
+	/* The table is worth having: most sizes lose objects to the descriptor. */
+	KTEST_EXPECT_GE(t, differ, 4U);
 }
 
 /* ---- alignment ------------------------------------------------------- */
@@ -458,6 +507,8 @@ static void check_colours(struct ktest *t, unsigned int size)
 	rule_for_cache(name, size, 0, 0, &r);
 	KTEST_ASSERT_GE(t, r.colour, 2U);
 	c = create(t, name, size, 0, 0, NULL);
+	KTEST_EXPECT_EQ(t, c->colour, r.colour);
+	KTEST_EXPECT_EQ(t, c->colour_off, r.colour_off);
 	n = (r.colour + 2) * r.num;	/* a full cycle and two slabs more */
 	KTEST_ASSERT_LE(t, r.colour + 2, (unsigned int)ARRAY_SIZE(seen));
 	alloc_held(t, c, n);
@@ -471,6 +522,11 @@ static void check_colours(struct ktest *t, unsigned int size)
 			;
 		if (k < nslabs)
 			continue;
+		if (nslabs == r.colour + 2) {
+			KTEST_FAIL(t, "%s: %u objects span more than %u slabs of %u",
+				   name, n, r.colour + 2, r.num);
+			break;
+		}
 		seen[nslabs++] = s;
 		first = slab_first_page(held[i], &npages);
 		want = (k % r.colour) * r.colour_off + (r.off_slab ? 0 : r.mgmt);
@@ -505,22 +561,72 @@ static unsigned int coloured_size(const unsigned int *sizes, unsigned int n,
 	return 0;
 }
 
+/*
+ * 256: on-slab, 3 colours after a 60-byte descriptor; 1500: off-slab, 10
+ * colours.  With debugging the objects grow: the next candidate that
+ * still has two colours or more.
+ */
+static const unsigned int coloured_on[] = { 256, 240, 200, 180, 160, 300, 400 };
+static const unsigned int coloured_off[] = { 1500, 1400, 3000, 600 };
+
 static void slabs_are_coloured_in_turn(struct ktest *t)
 {
-	/*
-	 * 256: on-slab, 3 colours after a 60-byte descriptor; 1500: off-slab,
-	 * 10 colours.  With debugging the objects grow: the next candidate
-	 * that still has two colours or more.
-	 */
-	static const unsigned int on[] = { 256, 240, 200, 180, 160, 300, 400 };
-	static const unsigned int off[] = { 1500, 1400, 3000, 600 };
-	unsigned int a = coloured_size(on, ARRAY_SIZE(on), false),
-		     b = coloured_size(off, ARRAY_SIZE(off), true);
+	unsigned int a = coloured_size(coloured_on, ARRAY_SIZE(coloured_on), false),
+		     b = coloured_size(coloured_off, ARRAY_SIZE(coloured_off), true);
+
+	struct rule_layout r;
+	struct kmem_cache *c;
 
 	KTEST_ASSERT_NE(t, a, 0U);
 	KTEST_ASSERT_NE(t, b, 0U);
 	check_colours(t, a);
 	check_colours(t, b);
+	/* Aligned beyond a cache line: a colour step is the alignment. */
+	rule_for_cache("colour-align-128", 200, 128, 0, &r);
+	c = create(t, "colour-align-128", 200, 128, 0, NULL);
+	KTEST_EXPECT_EQ(t, c->colour_off, r.colour_off);
+	KTEST_EXPECT_EQ(t, c->colour, r.colour);
+	kmem_cache_destroy(c);
+}
+
+/*
+ * The next colour is the node's, not the slab count's: it goes on
+ * cycling when slabs are given back.  One object at a time on a fresh
+ * cache: allocate it (a new slab), free it and shrink (the slab goes),
+ * 2 * colour + 1 times; the k-th slab has colour k mod colour.
+ */
+static void colour_cycle_goes_on_after_a_shrink(struct ktest *t)
+{
+	unsigned int size = coloured_size(coloured_on, ARRAY_SIZE(coloured_on), false);
+	struct rule_layout r;
+	struct kmem_cache *c;
+
+	KTEST_ASSERT_NE(t, size, 0U);
+	rule_for_cache("colour-cycle", size, 0, 0, &r);
+	KTEST_ASSERT_GE(t, r.colour, 2U);
+	c = create(t, "colour-cycle", size, 0, 0, NULL);
+	for (unsigned int k = 0; k < 2 * r.colour + 1; k++) {
+		void *obj = kmem_cache_alloc(c, GFP_KERNEL);
+		unsigned long want, got;
+		struct page *first;
+		unsigned int npages;
+
+		if (!obj) {
+			KTEST_FAIL(t, "slab %u: kmem_cache_alloc returned NULL", k);
+			break;
+		}
+		first = slab_first_page(obj, &npages);
+		want = (k % r.colour) * r.colour_off + r.mgmt;
+		got = (unsigned long)slab_of(obj)->s_mem - (unsigned long)page_address(first);
+		kmem_cache_free(c, obj);
+		KTEST_EXPECT_EQ(t, kmem_cache_shrink(c), 1 << r.order);
+		if (got != want) {
+			KTEST_FAIL(t, "slab %u starts its objects at offset %lu, not %lu (colour %u of %u, step %u)",
+				   k, got, want, k % r.colour, r.colour, r.colour_off);
+			break;
+		}
+	}
+	kmem_cache_destroy(c);
 }
 
 /* ---- the constructor ------------------------------------------------- */
@@ -762,6 +868,49 @@ static void remote_free_is_reused_on_that_cpu(struct ktest *t)
 }
 
 /*
+ * A free goes onto this CPU's array, not to the slabs: no list_lock, no
+ * change to the node's free objects; the next allocations here take the
+ * objects back newest first (the array is a stack).
+ */
+static void free_goes_to_this_cpus_array_first(struct ktest *t)
+{
+	struct kmem_cache *c = create(t, "lifo-64", 64, 0, 0, NULL);
+	struct kmem_list3 *l3 = this_node(c);
+	unsigned long free_objs;
+	unsigned int avail;
+	void *a, *b, *x, *y;
+	u16 tickets;
+
+	a = kmem_cache_alloc(c, GFP_KERNEL);
+	b = kmem_cache_alloc(c, GFP_KERNEL);
+	if (!a || !b) {
+		KTEST_FAIL(t, "kmem_cache_alloc returned NULL");
+		goto out;
+	}
+	avail = this_array(c)->avail;
+	free_objs = l3->free_objects;
+	tickets = lock_tickets(l3);
+	kmem_cache_free(c, a);
+	kmem_cache_free(c, b);
+	KTEST_EXPECT_EQ(t, this_array(c)->avail, avail + 2);
+	KTEST_EXPECT_EQ(t, l3->free_objects, free_objs);
+	x = kmem_cache_alloc(c, GFP_KERNEL);
+	y = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_EXPECT_PTR_EQ(t, x, b);
+	KTEST_EXPECT_PTR_EQ(t, y, a);
+	KTEST_EXPECT_EQ(t, this_array(c)->avail, avail);
+	KTEST_EXPECT_EQ(t, (u16)(lock_tickets(l3) - tickets), 0);
+	a = x;
+	b = y;
+out:
+	if (a)
+		kmem_cache_free(c, a);
+	if (b)
+		kmem_cache_free(c, b);
+	kmem_cache_destroy(c);
+}
+
+/*
  * An empty array takes batchcount objects at once, under one list_lock:
  * on a fresh cache it makes one slab and takes min(batchcount, num) from
  * it; with partial slabs it takes a whole batch across them.
@@ -821,7 +970,7 @@ static void refill_takes_a_batch_under_one_lock(struct ktest *t)
 	KTEST_EXPECT_EQ(t, l3->free_objects,
 			3UL * (r100.num - 1) - r100.batch);
 	/* The batch spans two slabs: 38 from the first, 22 from the second. */
-	{
+	if (this_array(c)->avail) {
 		struct array_cache *ac = this_array(c);
 		struct slab *a = slab_of(ac->entry[0]);
 		unsigned int from_a = 0;
@@ -1245,6 +1394,17 @@ static void mixed_caches_on_every_cpu_stay_consistent(struct ktest *t)
 	on_each_cpu(stress_mix, (void *)1, true);
 	check_all_caches(t, "after the first mix");
 	check_stress_counts(t, "after the first mix");
+	/* The frees went through the CPU arrays: some objects wait there. */
+	{
+		unsigned long in_arrays = 0;
+		struct slab_counts sc;
+
+		for (unsigned int k = 0; k < 3; k++) {
+			slab_count(stress_caches[k], &sc);
+			in_arrays += sc.in_arrays;
+		}
+		KTEST_EXPECT_GT(t, in_arrays, 0UL);
+	}
 	/* Every CPU frees what its neighbour allocated, then mixes again. */
 	on_each_cpu(stress_free_neighbour, NULL, true);
 	on_each_cpu(stress_mix, (void *)2, true);
@@ -1402,12 +1562,15 @@ static void bad_arguments_are_refused(struct ktest *t)
 
 static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(objects_per_slab_and_order),
+	KTEST_CASE(descriptor_and_bufctls_fit_before_the_objects),
 	KTEST_CASE(hwcache_align_halves_for_small_objects),
 	KTEST_CASE(explicit_align_is_honoured),
 	KTEST_CASE(slabs_are_coloured_in_turn),
+	KTEST_CASE(colour_cycle_goes_on_after_a_shrink),
 	KTEST_CASE(ctor_runs_once_per_object),
 	KTEST_CASE(shrink_returns_the_pages_of_free_slabs),
 	KTEST_CASE(shrink_counts_the_slabs_its_drain_frees),
+	KTEST_CASE(free_goes_to_this_cpus_array_first),
 	KTEST_CASE(remote_free_is_reused_on_that_cpu),
 	KTEST_CASE(refill_takes_a_batch_under_one_lock),
 	KTEST_CASE(full_array_flushes_a_batch),
