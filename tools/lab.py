@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -40,6 +41,27 @@ def cmd_list(root: str) -> int:
     return 0
 
 
+def handout_errors(root: str, lab: labtree.Lab) -> list[str]:
+    """The hand-out names every graded case with its points, in a table
+    row "| case | points |", and the score out of the lab's total."""
+    path = os.path.join(labtree.LABS_DIR, lab.name, "README.md")
+    try:
+        with open(os.path.join(root, path), encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return [f"lab {lab.name}: no {path} hand-out"]
+    errors = []
+    for t in lab.tests:
+        rows = re.findall(r"^\|\s*`?" + re.escape(t.name)
+                          + r"`?\s*\|\s*(\d+)\s*\|", text, re.M)
+        if rows != [str(t.points)]:
+            errors.append(f"{path}: want one table row \"| {t.name} | "
+                          f"{t.points} |\", found points {rows or 'none'}")
+    if f"Score: N/{lab.points}" not in text:
+        errors.append(f"{path}: does not say `Score: N/{lab.points}`")
+    return errors
+
+
 def cmd_check(root: str) -> int:
     files = labtree.tree_files(root)
     labs = labtree.lab_names(root)
@@ -58,9 +80,7 @@ def cmd_check(root: str) -> int:
             continue
         if name not in known:
             errors.append(f"lab {name}: no region anywhere")
-        if not os.path.isfile(os.path.join(root, labtree.LABS_DIR, name,
-                                           "README.md")):
-            errors.append(f"lab {name}: no labs/{name}/README.md hand-out")
+        errors += handout_errors(root, lab)
         for t in lab.tests:
             if t.name in graded:
                 errors.append(f"lab {name}: {t.name} is graded by lab "
