@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import shlex
 import subprocess
 import sys
 import tarfile
@@ -97,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
                      "--kernel", os.path.join(args.build, "mm86.elf"),
                      "--logs", os.path.join(args.build, "grade"),
                      "--text", text, "--json", js]
-                    + args.grade_args.split())
+                    + shlex.split(args.grade_args))
     if rc == 2:
         print("handin: the grader could not run; nothing packed",
               file=sys.stderr)

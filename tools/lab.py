@@ -107,8 +107,8 @@ def cmd_check(root: str) -> int:
 def cmd_cut(root: str, name: str, dest: str) -> int:
     changed = labtree.cut_tree(root, name, dest)
     lab = labtree.load_lab(root, name)
-    print(f"lab {name}: the student tree is in {dest} ({len(changed)} "
-          f"files cut: {' '.join(changed)})")
+    print(f"lab {name}: the student tree is in {dest}; your code goes in "
+          f"{' '.join(lab.files)} (look for /* LAB {name}: TODO */)")
     print(f"  read {os.path.join(dest, labtree.LABS_DIR, name, 'README.md')}"
           f" first; then, in {dest}:")
     print(f"  make grade     boots the graded tests ({lab.points} points)")
@@ -213,8 +213,8 @@ def cmd_prove(root: str, build: str, jobs: int, counts: str | None,
                               "build/mm86.elf"], cwd=tree, env=env,
                              capture_output=True, text=True)
         if not tally.check(res.returncode == 0,
-                           f"lab {lab.name}: cuts {len(changed)} files "
-                           f"and builds with -Werror",
+                           f"lab {lab.name}: cuts ({len(changed)} files "
+                           f"differ) and builds with -Werror",
                            (res.stdout + res.stderr)[-2000:]):
             continue
         tkernel = os.path.join(tree, "build", "mm86.elf")
