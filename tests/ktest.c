@@ -160,18 +160,41 @@ void ktest_printf(struct ktest *t, const char *fmt, ...)
 	printk_raw("    # %s: %s\n", t->name, buf);
 }
 
-static void fail_header(struct ktest *t, const char *file, int line)
+/*
+ * Counts a failure and says whether to print it: the first
+ * KTEST_FAILURES_SHOWN of a case are, the rest only counted (a loop
+ * that fails on every page would bury the first, telling, message under
+ * a thousand others).  Helper threads may fail at the same time: the
+ * count is atomic.
+ */
+static bool fail_header(struct ktest *t, const char *file, int line)
 {
+	unsigned int n = __atomic_add_fetch(&t->nr_failures, 1,
+					    __ATOMIC_RELAXED);
+
 	t->failed = true;
+	if (n > KTEST_FAILURES_SHOWN)
+		return false;
 	printk_raw("    # %s: EXPECTATION FAILED at %s:%d\n", t->name, file,
 		   line);
+	return true;
+}
+
+void ktest_report_hidden_failures(struct ktest *t)
+{
+	unsigned int n = __atomic_load_n(&t->nr_failures, __ATOMIC_RELAXED);
+
+	if (n > KTEST_FAILURES_SHOWN)
+		printk_raw("    # %s: ... %u more failures not shown\n", t->name,
+			   n - KTEST_FAILURES_SHOWN);
 }
 
 void ktest_fail_cmp(struct ktest *t, const char *file, int line,
 		    const char *lhs_expr, const char *op, const char *rhs_expr,
 		    long long lhs, long long rhs)
 {
-	fail_header(t, file, line);
+	if (!fail_header(t, file, line))
+		return;
 	printk_raw("    # Expected %s %s %s, but\n", lhs_expr, op, rhs_expr);
 	printk_raw("    #     %s == %lld (0x%llx)\n", lhs_expr, lhs,
 		   (unsigned long long)lhs);
@@ -183,7 +206,8 @@ void ktest_fail_ptr(struct ktest *t, const char *file, int line,
 		    const char *lhs_expr, const char *op, const char *rhs_expr,
 		    const void *lhs, const void *rhs)
 {
-	fail_header(t, file, line);
+	if (!fail_header(t, file, line))
+		return;
 	printk_raw("    # Expected %s %s %s, but\n", lhs_expr, op, rhs_expr);
 	printk_raw("    #     %s == %p\n", lhs_expr, lhs);
 	printk_raw("    #     %s == %p\n", rhs_expr, rhs);
@@ -193,7 +217,8 @@ void ktest_fail_str(struct ktest *t, const char *file, int line,
 		    const char *lhs_expr, const char *op, const char *rhs_expr,
 		    const char *lhs, const char *rhs)
 {
-	fail_header(t, file, line);
+	if (!fail_header(t, file, line))
+		return;
 	printk_raw("    # Expected %s %s %s, but\n", lhs_expr, op, rhs_expr);
 	printk_raw("    #     %s == \"%s\"\n", lhs_expr, lhs);
 	printk_raw("    #     %s == \"%s\"\n", rhs_expr, rhs);
@@ -206,7 +231,8 @@ void ktest_fail_mem(struct ktest *t, const char *file, int line,
 	const u8 *a = lhs, *b = rhs;
 	size_t i = 0;
 
-	fail_header(t, file, line);
+	if (!fail_header(t, file, line))
+		return;
 	if (a && b)
 		while (i < len && a[i] == b[i])
 			i++;
@@ -228,7 +254,8 @@ void ktest_fail_msg(struct ktest *t, const char *file, int line,
 	va_start(args, fmt);
 	vscnprintf(buf, sizeof(buf), fmt, args);
 	va_end(args);
-	fail_header(t, file, line);
+	if (!fail_header(t, file, line))
+		return;
 	printk_raw("    # %s\n", buf);
 }
 
@@ -473,6 +500,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 		check_leaks(&t, before);
 	watchdog_disarm();
 	note_duration(&t, start);
+	ktest_report_hidden_failures(&t);
 
 	if (t.failed) {
 		counts->fail++;
