@@ -5,6 +5,7 @@
 #
 # Variables: CROSS (toolchain prefix), MEM, CPUS, APPEND, FIRMWARE (bios or
 # uefi), BOOT (kernel, iso or iso-mb1), MACHINE (q35) for run/debug,
+# RUN_TIMEOUT (seconds before make run gives up; 0 never),
 # ONLY (a glob of boot names for test), JOBS (parallel boots), NR_CPUS (the
 # most CPUs the kernel supports; a build setting, default 16).
 
@@ -252,8 +253,15 @@ RUN_ARGS = --firmware $(FIRMWARE) --boot $(BOOT) \
 	   --vars $(BUILD)/ovmf-vars.fd \
 	   $(if $(filter kernel,$(BOOT)),--append "$(APPEND)")
 
+# make run gives up after RUN_TIMEOUT seconds without a verdict (0: never),
+# naming the case that was running; make debug never does (you may sit in
+# gdb for as long as you like).  A whole default boot takes well under a
+# minute; the per-case watchdog names a hanging case after 30 s.
+RUN_TIMEOUT ?= 300
+
 run: deps $(KERNEL) $(RUN_IMAGE)
-	@$(PYTHON) tools/qemu-run $(RUN_ARGS)
+	@$(PYTHON) tools/qemu-run --timeout $(RUN_TIMEOUT) --log $(BUILD)/run.log \
+		$(RUN_ARGS)
 
 debug: deps $(KERNEL) $(RUN_IMAGE)
 	@printf 'file %s\ntarget remote localhost:1234\n' "$(abspath $(KERNEL))" > .gdbinit

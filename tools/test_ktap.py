@@ -992,7 +992,9 @@ class TestJudgePass(unittest.TestCase):
         cut = EXAMPLE[: EXAMPLE.index("    ok 3 sort_random")]
         v = self.judge(None, cut, timed_out_after=3.0)
         self.assertFalse(v.passed)
-        self.assertEqual("timeout after 3s", v.reasons[0])
+        # The message names where the boot was: after case 2 of lib.
+        self.assertEqual("timeout after 3s (running: case 3 of suite lib, "
+                         "after lib.string_ops)", v.reasons[0])
         # ok 1 passed; not ok 2 and missing case 3 failed; suite 2 unopened.
         self.assertEqual(ktap.Counts(1, 3, 0), v.counts)
 
