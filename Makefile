@@ -1,7 +1,7 @@
 # mm86 - the one entry point: build, run, test, iso, debug, deps.
 #
 #   make run     installs what is missing, builds, boots in QEMU, runs the self-tests
-#   make test    the whole suite: host tests and the QEMU boot matrix
+#   make test    the whole suite: host tests, the exercises and the QEMU boot matrix
 #
 # Variables: CROSS (toolchain prefix), MEM, CPUS, APPEND, FIRMWARE (bios or
 # uefi), BOOT (kernel, iso or iso-mb1), MACHINE (q35) for run/debug,
@@ -73,7 +73,7 @@ SRCS := $(wildcard boot/*.S) \
 	$(wildcard tests/*.c)
 OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
 
-.PHONY: all run test test-qemu test-host host fuzz fuzz-build bench-host valgrind iso debug deps clean help \
+.PHONY: all run test test-qemu test-host test-exercises host fuzz fuzz-build bench-host valgrind iso debug deps clean help \
 	lab
 
 all: $(KERNEL)
@@ -272,10 +272,11 @@ RUNNER_ARGS = --jobs $(JOBS) --only '$(ONLY)' --kernel $(KERNEL) \
 	      --iso $(ISO) --iso-mb1 $(ISO_MB1) --logs $(BUILD)/logs
 
 test: deps $(KERNEL) $(ISO) $(ISO_MB1)
-	@rm -f $(BUILD)/host-counts.txt
+	@rm -f $(BUILD)/host-counts.txt $(BUILD)/exercise-counts.txt
 	-@$(MAKE) --no-print-directory test-host
+	-@$(MAKE) --no-print-directory test-exercises
 	$(PYTHON) tools/runner.py $(RUNNER_ARGS) \
-		--extra-counts $(BUILD)/host-counts.txt
+		--extra-counts $(BUILD)/host-counts.txt $(BUILD)/exercise-counts.txt
 
 test-qemu: deps $(KERNEL) $(ISO) $(ISO_MB1)
 	$(PYTHON) tools/runner.py $(RUNNER_ARGS)
@@ -289,6 +290,17 @@ test-host: $(HOST_BIN) $(FUZZ_BINS)
 		--host-binary $(HOST_BIN) --logs $(BUILD)/logs \
 		--fuzz $(FUZZ_BINS) --fuzz-seconds $(FUZZ_TEST_SECONDS) \
 		--fuzz-corpus tests/fuzz/corpus --fuzz-work $(FUZZ_BUILD)
+
+# The exercises of docs/exercises.md, checked: each step of
+# tests/exercises.txt patched into a copy of the tree (with the objects
+# built here, so only what the patch touches is rebuilt), built, run and
+# compared, EXERCISE_JOBS at a time; ONLY_EXERCISES picks steps by glob.
+EXERCISE_JOBS ?= 2
+ONLY_EXERCISES ?= *
+test-exercises: deps $(KERNEL) $(HOST_BIN)
+	@rm -f $(BUILD)/exercise-counts.txt
+	$(PYTHON) tools/exercises.py --jobs $(EXERCISE_JOBS) \
+		--only '$(ONLY_EXERCISES)' --counts $(BUILD)/exercise-counts.txt
 
 # ---- course labs ----------------------------------------------------------
 # A lab is a student tree cut from this one: labs/NAME/ holds its hand-out
@@ -321,7 +333,8 @@ PKGS.fuzz-build := clang libclang-rt-dev
 PKGS.fuzz       := $(PKGS.fuzz-build)
 PKGS.test-host  := $(PKGS.host) $(PKGS.fuzz) python3
 PKGS.test-qemu  := $(PKGS.run) $(PKGS.iso) ovmf-ia32
-PKGS.test       := $(PKGS.test-host) $(PKGS.test-qemu)
+PKGS.test-exercises := $(PKGS.run) $(PKGS.host) git
+PKGS.test       := $(PKGS.test-host) $(PKGS.test-qemu) git
 PKGS.valgrind   := $(PKGS.host) valgrind
 PKGS.bench-host := $(PKGS.host) valgrind libmimalloc-dev libjemalloc-dev python3
 DEPS_TARGETS    := $(sort $(patsubst PKGS.%,%,$(filter-out PKGS.cross,$(filter PKGS.%,$(.VARIABLES)))))
