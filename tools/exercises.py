@@ -378,6 +378,15 @@ def run_host(binary: str, ex: Exercise) -> tuple[str, bool]:
 def check(ex: Exercise, root: str, work: str, keep: bool,
           registry: runner.ProcessRegistry) -> Result:
     start = time.monotonic()
+    try:
+        return _check(ex, root, work, keep, registry, start)
+    except (labtree.LabError, OSError, subprocess.SubprocessError) as e:
+        return Result(ex.id, False, f"could not run: {e}",
+                      time.monotonic() - start)
+
+
+def _check(ex: Exercise, root: str, work: str, keep: bool,
+           registry: runner.ProcessRegistry, start: float) -> Result:
     tree = os.path.join(work, ex.id)
 
     def result(passed: bool, text: str) -> Result:
