@@ -403,7 +403,11 @@ def _check(ex: Exercise, root: str, work: str, keep: bool,
                         dirs_exist_ok=True)
     if ex.patch:
         patch = os.path.join(root, PATCH_DIR, ex.patch)
-        res = subprocess.run(["git", "apply", patch], cwd=tree,
+        # The copy is no repository: never let git find one above it (in
+        # a repository's subdirectory git apply skips the paths outside).
+        env = dict(os.environ,
+                   GIT_CEILING_DIRECTORIES=os.path.dirname(tree))
+        res = subprocess.run(["git", "apply", patch], cwd=tree, env=env,
                              capture_output=True, text=True)
         if res.returncode != 0:
             why = (res.stderr.strip().splitlines() or ["git apply failed"])
