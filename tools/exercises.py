@@ -33,6 +33,10 @@ directives, one a line; "#" starts a comment line:
                         sanitizer's report): the log names it (the panic
                         context's line, or the case's last diagnostic); the
                         cases before it are judged as by "cases exact"
+    panic   REGEX       the kernel panics outside any case (while it boots,
+                        say), and the panic's message, after "Kernel panic -
+                        not syncing: ", fully matches REGEX; the cases are
+                        not judged
     line    REGEX       some line of the log (less its timestamp) fully
                         matches REGEX
     figure  NAME OP REGEX
@@ -118,6 +122,7 @@ class Exercise:
     lines: list[re.Pattern] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     stops: str | None = None
+    panic: re.Pattern | None = None
 
 
 def _regex(text: str, where: str) -> re.Pattern:
@@ -174,6 +179,8 @@ def parse(text: str, path: str = EXERCISES) -> list[Exercise]:
             if not re.fullmatch(r"\w+\.\w+", rest):
                 raise ExerciseError(f"{where}: stops SUITE.CASE")
             cur.stops = rest
+        elif word == "panic":
+            cur.panic = _regex(rest, where)
         elif word == "cases":
             if rest not in ("exact", "any"):
                 raise ExerciseError(f"{where}: cases exact or cases any")
@@ -198,6 +205,9 @@ def parse(text: str, path: str = EXERCISES) -> list[Exercise]:
             raise ExerciseError(f"{where}: needs qemu OPTIONS or host ARGS")
         if e.host is not None and e.figures:
             raise ExerciseError(f"{where}: figures are for boots")
+        if e.panic and (e.fails or e.stops):
+            raise ExerciseError(f"{where}: 'panic' is for a kernel that "
+                                f"stops outside the cases")
         if e.cases == "any" and e.fails:
             raise ExerciseError(f"{where}: 'fail' lines need 'cases exact'")
     return out
@@ -264,7 +274,16 @@ def judge(ex: Exercise, log: str, timed_out: bool,
             stopped = f"{m.group(1)}.{m.group(2)}"
         elif panic is None and PANIC_RE.fullmatch(line):
             panic = line
-    if ex.stops:
+    message = panic[len("Kernel panic - not syncing: "):] if panic \
+        else None
+    if ex.panic:
+        if message is None or not ex.panic.fullmatch(message):
+            return False, (f"no panic matching {ex.panic.pattern!r} ("
+                           + (f"the panic: {message}" if message
+                              else "the kernel did not panic") + ")")
+        if stopped:
+            return False, f"the kernel stopped in case {stopped}"
+    elif ex.stops:
         where = runner.running_case(log)
         if where != ex.stops:
             return False, (f"the run did not stop in {ex.stops} ("
@@ -276,7 +295,7 @@ def judge(ex: Exercise, log: str, timed_out: bool,
     elif panic:
         return False, f"the kernel panicked: {panic}"
     report = ktap.parse(log)
-    if ex.cases == "exact":
+    if ex.cases == "exact" and not ex.panic:
         if not report.found:
             return False, "no KTAP report in the log"
         if report.errors and not ex.stops:
@@ -321,7 +340,9 @@ def judge(ex: Exercise, log: str, timed_out: bool,
             problems.append(f"figure {text} is not {fig.op} unpatched")
     if problems:
         return False, "; ".join(problems)
-    if ex.cases == "exact":
+    if ex.panic:
+        said.insert(0, f"panicked: {message}")
+    elif ex.cases == "exact":
         said.insert(0, (", ".join(ex.fails) + " failed as expected")
                     if ex.fails else "every case passed")
     if ex.stops:

@@ -142,6 +142,22 @@ class TestJudge(unittest.TestCase):
         self.assertIn("did not stop in buddy.third (it stopped in "
                       "buddy.second)", text)
 
+    def test_an_expected_panic_outside_the_cases(self):
+        log = ("[    0.1] BUG: scheduling while atomic: swapper/0/0/0x2\n"
+               "[    0.1] Kernel panic - not syncing: scheduling while "
+               "atomic\n")
+        ex = entry("exercise 11-x\n  qemu -m 1G\n"
+                   "  panic scheduling while atomic\n")
+        ok, text = exercises.judge(ex, log, False)
+        self.assertTrue(ok, text)
+        self.assertEqual("panicked: scheduling while atomic", text)
+        ok, text = exercises.judge(ex, "no panic\n", False)
+        self.assertFalse(ok)
+        self.assertIn("the kernel did not panic", text)
+        ok, text = exercises.judge(ex, STOPPED, False)
+        self.assertFalse(ok)
+        self.assertIn("the panic: Fatal exception", text)
+
     def test_timeout_names_the_case(self):
         log = FAILING[: FAILING.index("    not ok 2")]
         ok, text = exercises.judge(entry(), log, True)
