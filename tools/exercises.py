@@ -49,7 +49,8 @@ directives, one a line; "#" starts a comment line:
 
 Each step runs in its own copy of the tree (tools/labtree.py's copy_tree)
 that keeps the prebuilt objects of build/ (and build/host/), so make
-rebuilds only what the patch touched.  One line per step: "PASS ID
+rebuilds only what the patch touched; the tree's own build is brought up
+to date first.  One line per step: "PASS ID
 (seconds): what held" or "FAIL ID: why"; then "N passed, N failed", also
 written to --counts.  The exit status is 0 only when every step passed
 (2 for a malformed tests/exercises.txt).
@@ -504,9 +505,16 @@ def main(argv: list[str] | None = None) -> int:
         for ex in exercises:
             print(ex.id)
         return 0
-    if not os.path.isfile(os.path.join(root, "build", "mm86.elf")):
-        print("exercises.py: build/mm86.elf is missing (make first)",
-              file=sys.stderr)
+    # The copies start from these objects and the figures compare with
+    # this kernel: both must be current, or every copy rebuilds what the
+    # root should have (a header touched since the last make).
+    targets = ["build/mm86.elf"] + (
+        ["host"] if any(e.host is not None for e in exercises) else [])
+    res = subprocess.run(["make", f"-j{max(1, args.jobs)}"] + targets,
+                         cwd=root, capture_output=True, text=True)
+    if res.returncode != 0:
+        print(f"exercises.py: make {' '.join(targets)} failed in {root}:\n"
+              f"    {_tail(res.stdout + res.stderr)}", file=sys.stderr)
         return 2
     own_work = args.work is None
     work = tempfile.mkdtemp(prefix="mm86-exercises-") if own_work \
@@ -517,9 +525,18 @@ def main(argv: list[str] | None = None) -> int:
     start = time.monotonic()
     try:
         with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
-            # The longest first: the host build, then two-boot steps.
-            order = sorted(exercises, key=lambda e: (e.host is None,
-                                                     not e.figures))
+            # The longest first: the host build, a patched header (most
+            # of the kernel rebuilds), then two-boot steps.
+            def header(ex: Exercise) -> bool:
+                if not ex.patch:
+                    return False
+                with open(os.path.join(root, PATCH_DIR, ex.patch),
+                          encoding="utf-8", errors="replace") as f:
+                    return bool(re.search(r"^\+\+\+ b/\S+\.h$", f.read(),
+                                          re.M))
+
+            order = sorted(exercises, key=lambda e: (
+                e.host is None, not header(e), not e.figures))
             futures = [pool.submit(check, ex, root, work,
                                    args.keep and not own_work, registry)
                        for ex in order]
