@@ -1,10 +1,11 @@
 # mm86 - the one entry point: build, run, test, iso, debug, deps.
 #
 #   make run     installs what is missing, builds, boots in QEMU, runs the self-tests
-#   make test    the whole suite: host tests and the QEMU boot matrix
+#   make test    the whole suite: host tests, the exercises and the QEMU boot matrix
 #
 # Variables: CROSS (toolchain prefix), MEM, CPUS, APPEND, FIRMWARE (bios or
 # uefi), BOOT (kernel, iso or iso-mb1), MACHINE (q35) for run/debug,
+# RUN_TIMEOUT (seconds before make run gives up; 0 never),
 # ONLY (a glob of boot names for test), JOBS (parallel boots), NR_CPUS (the
 # most CPUs the kernel supports; a build setting, default 16).
 
@@ -77,7 +78,7 @@ EXTRA_SRCS  := $(if $(EXTRA_TESTS),$(wildcard $(EXTRA_TESTS)/*.c))
 OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS))) \
 	$(patsubst $(EXTRA_TESTS)/%.c,$(BUILD)/extra/%.o,$(EXTRA_SRCS))
 
-.PHONY: all run test test-qemu test-host host fuzz fuzz-build bench-host valgrind iso debug deps clean help \
+.PHONY: all run test test-qemu test-host test-exercises host fuzz fuzz-build bench-host valgrind iso debug deps clean help \
 	lab
 
 all: $(KERNEL)
@@ -129,7 +130,7 @@ HOST_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -fno-builtin \
 HOST_LDLIBS := $(HOST_SAN) -pthread
 HOST_SUITES := lib cmdline multiboot multiboot2 e820 memblock buddy gfp zone pcp vmstat \
 	       highmem slab kmalloc smp_stress irq_alloc sched timer wait reclaim mempool \
-	       torture lockdep
+	       torture lockdep ktest
 HOST_SRCS   := $(filter-out lib/string.c,$(wildcard lib/*.c)) \
 	       $(addprefix kernel/,cmdline.c multiboot.c multiboot2.c printk.c panic.c \
 				   smp.c percpu.c version.c kallsyms.c main.c \
@@ -264,8 +265,15 @@ RUN_ARGS = --firmware $(FIRMWARE) --boot $(BOOT) \
 	   --vars $(BUILD)/ovmf-vars.fd \
 	   $(if $(filter kernel,$(BOOT)),--append "$(APPEND)")
 
+# make run gives up after RUN_TIMEOUT seconds without a verdict (0: never),
+# naming the case that was running; make debug never does (you may sit in
+# gdb for as long as you like).  A whole default boot takes well under a
+# minute; the per-case watchdog names a hanging case after 30 s.
+RUN_TIMEOUT ?= 300
+
 run: deps $(KERNEL) $(RUN_IMAGE)
-	@$(PYTHON) tools/qemu-run $(RUN_ARGS)
+	@$(PYTHON) tools/qemu-run --timeout $(RUN_TIMEOUT) --log $(BUILD)/run.log \
+		$(RUN_ARGS)
 
 debug: deps $(KERNEL) $(RUN_IMAGE)
 	@printf 'file %s\ntarget remote localhost:1234\n' "$(abspath $(KERNEL))" > .gdbinit
@@ -276,11 +284,14 @@ RUNNER_ARGS = --jobs $(JOBS) --only '$(ONLY)' --kernel $(KERNEL) \
 	      --iso $(ISO) --iso-mb1 $(ISO_MB1) --logs $(BUILD)/logs
 
 test: deps $(KERNEL) $(ISO) $(ISO_MB1)
-	@rm -f $(BUILD)/host-counts.txt $(BUILD)/lab-counts.txt
+	@rm -f $(BUILD)/host-counts.txt $(BUILD)/lab-counts.txt \
+		$(BUILD)/exercise-counts.txt
 	-@$(MAKE) --no-print-directory test-host
 	-@$(MAKE) --no-print-directory test-labs
+	-@$(MAKE) --no-print-directory test-exercises
 	$(PYTHON) tools/runner.py $(RUNNER_ARGS) \
-		--extra-counts $(BUILD)/host-counts.txt $(BUILD)/lab-counts.txt
+		--extra-counts $(BUILD)/host-counts.txt $(BUILD)/lab-counts.txt \
+		$(BUILD)/exercise-counts.txt
 
 test-qemu: deps $(KERNEL) $(ISO) $(ISO_MB1)
 	$(PYTHON) tools/runner.py $(RUNNER_ARGS)
@@ -294,6 +305,17 @@ test-host: $(HOST_BIN) $(FUZZ_BINS)
 		--host-binary $(HOST_BIN) --logs $(BUILD)/logs \
 		--fuzz $(FUZZ_BINS) --fuzz-seconds $(FUZZ_TEST_SECONDS) \
 		--fuzz-corpus tests/fuzz/corpus --fuzz-work $(FUZZ_BUILD)
+
+# The exercises of docs/exercises.md, checked: each step of
+# tests/exercises.txt patched into a copy of the tree (with the objects
+# built here, so only what the patch touches is rebuilt), built, run and
+# compared, EXERCISE_JOBS at a time; ONLY_EXERCISES picks steps by glob.
+EXERCISE_JOBS ?= 2
+ONLY_EXERCISES ?= *
+test-exercises: deps $(KERNEL) $(HOST_BIN)
+	@rm -f $(BUILD)/exercise-counts.txt
+	$(PYTHON) tools/exercises.py --jobs $(EXERCISE_JOBS) \
+		--only '$(ONLY_EXERCISES)' --counts $(BUILD)/exercise-counts.txt
 
 # ---- course labs ----------------------------------------------------------
 # A lab is a student tree cut from this one: labs/NAME/ holds its hand-out
@@ -355,12 +377,13 @@ PKGS.fuzz-build := clang libclang-rt-dev
 PKGS.fuzz       := $(PKGS.fuzz-build)
 PKGS.test-host  := $(PKGS.host) $(PKGS.fuzz) python3
 PKGS.test-qemu  := $(PKGS.run) $(PKGS.iso) ovmf-ia32
-PKGS.lab        := python3
+PKGS.lab        := python3 git
 PKGS.grade-kernel := $(PKGS.all)
-PKGS.grade      := $(PKGS.all) qemu-system-x86
+PKGS.grade      := $(PKGS.all) qemu-system-x86 git
 PKGS.handin     := $(PKGS.grade)
 PKGS.test-labs  := $(PKGS.grade)
-PKGS.test       := $(PKGS.test-host) $(PKGS.test-qemu)
+PKGS.test-exercises := $(PKGS.run) $(PKGS.host) git
+PKGS.test       := $(PKGS.test-host) $(PKGS.test-qemu) git
 PKGS.valgrind   := $(PKGS.host) valgrind
 PKGS.bench-host := $(PKGS.host) valgrind libmimalloc-dev libjemalloc-dev python3
 DEPS_TARGETS    := $(sort $(patsubst PKGS.%,%,$(filter-out PKGS.cross,$(filter PKGS.%,$(.VARIABLES)))))

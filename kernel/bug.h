@@ -17,6 +17,13 @@ void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
 void __bug(const char *file, int line) __noreturn;
 void __warn(const char *file, int line, const char *cond);
 void dump_stack(void);
+/*
+ * The panic context: one function that panic() calls after its "Kernel
+ * panic" line, to say what the kernel was doing (the self-test framework
+ * names the case that was running).  It runs on the panicking CPU with
+ * interrupts off and may only printk.  NULL removes it.
+ */
+void set_panic_context(void (*fn)(void));
 /* WARN()s so far: a test can check that an action warned, or did not. */
 unsigned int nr_warnings(void);
 

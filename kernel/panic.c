@@ -7,7 +7,9 @@
  * panics can never be mistaken for a passing one.  The first CPU to panic
  * reports; another that panics meanwhile stops quietly; a panic inside a
  * panic on the reporting CPU (the reporting path itself broke) ends the
- * run at once.
+ * run at once.  A BUG() and an oops end in panic() too, so the panic
+ * context (set_panic_context()) is told of every way the kernel stops
+ * but a triple fault.
  */
 #include "asm/irqflags.h"
 #include "kernel/arch.h"
@@ -18,6 +20,12 @@
 
 static int panic_cpu = -1;
 static unsigned int warn_count;
+static void (*panic_context)(void);
+
+void set_panic_context(void (*fn)(void))
+{
+	__atomic_store_n(&panic_context, fn, __ATOMIC_RELEASE);
+}
 
 void dump_stack(void)
 {
@@ -28,6 +36,7 @@ void dump_stack(void)
 void panic(const char *fmt, ...)
 {
 	static char buf[256];
+	void (*context)(void);
 	va_list args;
 
 	int me, old = -1;
@@ -46,6 +55,9 @@ void panic(const char *fmt, ...)
 	vscnprintf(buf, sizeof(buf), fmt, args);
 	va_end(args);
 	pr_emerg("Kernel panic - not syncing: %s\n", buf);
+	context = __atomic_load_n(&panic_context, __ATOMIC_ACQUIRE);
+	if (context)
+		context();
 	pr_emerg("---[ end Kernel panic - not syncing: %s ]---\n", buf);
 	arch_exit(EXIT_FAILURE_STATUS);
 }

@@ -4,7 +4,9 @@
  * its "Kernel panic - not syncing:" line and exit status 35) and a
  * deliberate triple fault (QEMU exits 0 under -no-reboot); and cases
  * that hang, which the framework's watchdog must name within their time
- * limit (sleeping, and spinning on the case's CPU with preemption off).
+ * limit (sleeping, and spinning on the case's CPU with preemption off);
+ * and a case that oopses.  Whatever stops the kernel inside a case, the
+ * log must name the case ("ktest: the kernel stopped in case S.C").
  */
 #include "asm/processor.h"
 #include "kernel/arch.h"
@@ -101,3 +103,25 @@ static void misuse_case_hang_spin(void)
 	run_hang("spins_forever");
 }
 KTEST_MISUSE(case_hang_spin, misuse_case_hang_spin);
+
+/* ---- a case that oopses: the panic names it ---- */
+
+static void dereferences_null(struct ktest *t)
+{
+	volatile int *p = NULL;
+
+	(void)*p;
+}
+
+static void misuse_case_oops(void)
+{
+	const struct ktest_case cases[] = {
+		KTEST_CASE(dereferences_null),
+		KTEST_END,
+	};
+	const struct ktest_suite suite = { .name = "misuse_oops",
+					   .cases = cases };
+
+	ktest_run_suite(&suite);
+}
+KTEST_MISUSE(case_oops, misuse_case_oops);

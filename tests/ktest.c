@@ -20,6 +20,12 @@
  * off stops that clock too, and is left to the host runner's timeout.
  * The slowest case is reported at the end, to keep the limits honest.
  *
+ * Whatever stops the kernel while a case runs (the time limit's panic, a
+ * BUG, an oops, any panic), the panic context prints, after the panic's
+ * own line, "ktest: the kernel stopped in case SUITE.CASE": the one line
+ * that tools/grade.py and the runners read to name the case, whose
+ * "not ok" line never comes.
+ *
  * Randomness: the boot has one seed (from the TSC, or ktest.seed=N) and
  * each case derives its own from it and its name, so replaying a seed with
  * a filter reproduces a single case exactly.
@@ -182,18 +188,41 @@ void ktest_printf(struct ktest *t, const char *fmt, ...)
 	printk_raw("    # %s: %s\n", t->name, buf);
 }
 
-static void fail_header(struct ktest *t, const char *file, int line)
+/*
+ * Counts a failure and says whether to print it: the first
+ * KTEST_FAILURES_SHOWN of a case are, the rest only counted (a loop
+ * that fails on every page would bury the first, telling, message under
+ * a thousand others).  Helper threads may fail at the same time: the
+ * count is atomic.
+ */
+static bool fail_header(struct ktest *t, const char *file, int line)
 {
+	unsigned int n = __atomic_add_fetch(&t->nr_failures, 1,
+					    __ATOMIC_RELAXED);
+
 	t->failed = true;
+	if (n > KTEST_FAILURES_SHOWN)
+		return false;
 	printk_raw("    # %s: EXPECTATION FAILED at %s:%d\n", t->name, file,
 		   line);
+	return true;
+}
+
+void ktest_report_hidden_failures(struct ktest *t)
+{
+	unsigned int n = __atomic_load_n(&t->nr_failures, __ATOMIC_RELAXED);
+
+	if (n > KTEST_FAILURES_SHOWN)
+		printk_raw("    # %s: ... %u more failures not shown\n", t->name,
+			   n - KTEST_FAILURES_SHOWN);
 }
 
 void ktest_fail_cmp(struct ktest *t, const char *file, int line,
 		    const char *lhs_expr, const char *op, const char *rhs_expr,
 		    long long lhs, long long rhs)
 {
-	fail_header(t, file, line);
+	if (!fail_header(t, file, line))
+		return;
 	printk_raw("    # Expected %s %s %s, but\n", lhs_expr, op, rhs_expr);
 	printk_raw("    #     %s == %lld (0x%llx)\n", lhs_expr, lhs,
 		   (unsigned long long)lhs);
@@ -205,7 +234,8 @@ void ktest_fail_ptr(struct ktest *t, const char *file, int line,
 		    const char *lhs_expr, const char *op, const char *rhs_expr,
 		    const void *lhs, const void *rhs)
 {
-	fail_header(t, file, line);
+	if (!fail_header(t, file, line))
+		return;
 	printk_raw("    # Expected %s %s %s, but\n", lhs_expr, op, rhs_expr);
 	printk_raw("    #     %s == %p\n", lhs_expr, lhs);
 	printk_raw("    #     %s == %p\n", rhs_expr, rhs);
@@ -215,7 +245,8 @@ void ktest_fail_str(struct ktest *t, const char *file, int line,
 		    const char *lhs_expr, const char *op, const char *rhs_expr,
 		    const char *lhs, const char *rhs)
 {
-	fail_header(t, file, line);
+	if (!fail_header(t, file, line))
+		return;
 	printk_raw("    # Expected %s %s %s, but\n", lhs_expr, op, rhs_expr);
 	printk_raw("    #     %s == \"%s\"\n", lhs_expr, lhs);
 	printk_raw("    #     %s == \"%s\"\n", rhs_expr, rhs);
@@ -228,7 +259,8 @@ void ktest_fail_mem(struct ktest *t, const char *file, int line,
 	const u8 *a = lhs, *b = rhs;
 	size_t i = 0;
 
-	fail_header(t, file, line);
+	if (!fail_header(t, file, line))
+		return;
 	if (a && b)
 		while (i < len && a[i] == b[i])
 			i++;
@@ -250,7 +282,8 @@ void ktest_fail_msg(struct ktest *t, const char *file, int line,
 	va_start(args, fmt);
 	vscnprintf(buf, sizeof(buf), fmt, args);
 	va_end(args);
-	fail_header(t, file, line);
+	if (!fail_header(t, file, line))
+		return;
 	printk_raw("    # %s\n", buf);
 }
 
@@ -405,6 +438,19 @@ static unsigned int watched_limit_s;
 static unsigned long slowest_jiffies;
 static const char *slowest_suite, *slowest_case;
 
+/* ---- the case that was running when the kernel stopped ---- */
+
+static const struct ktest *running;
+
+static void ktest_panic_context(void)
+{
+	const struct ktest *t = READ_ONCE(running);
+
+	if (t)
+		pr_emerg("ktest: the kernel stopped in case %s.%s\n",
+			 t->suite->name, t->name);
+}
+
 static void watchdog_fire(unsigned long unused)
 {
 	const struct ktest *t = READ_ONCE(watched);
@@ -479,6 +525,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 	long before[MAX_RESOURCES];
 	volatile bool inited = false;
 
+	WRITE_ONCE(running, &t);
 	snapshot(before);
 	watchdog_arm(&t, c);
 	if (arch_setjmp(&env) == 0) {
@@ -494,7 +541,9 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 	if (!t.skipped)
 		check_leaks(&t, before);
 	watchdog_disarm();
+	WRITE_ONCE(running, NULL);
 	note_duration(&t, start);
+	ktest_report_hidden_failures(&t);
 
 	if (t.failed) {
 		counts->fail++;
@@ -552,6 +601,7 @@ int ktest_run_all(void)
 	BUG_ON(nr_resources() > MAX_RESOURCES);
 	if (!seed_given)
 		boot_seed = get_cycles();
+	set_panic_context(ktest_panic_context);
 	for (sp = __start_ktest_suites; sp < __stop_ktest_suites; sp++)
 		nsuites += selected_cases(*sp) > 0;
 
@@ -587,6 +637,7 @@ int ktest_run_suite(const struct ktest_suite *s)
 
 	if (!seed_given)
 		boot_seed = get_cycles();
+	set_panic_context(ktest_panic_context);
 	printk_raw("KTAP version 1\n");
 	printk_raw("1..1\n");
 	run_suite(s, 1, &total);

@@ -7,7 +7,9 @@
  * ktest.  EXPECT macros record a failure and let the case go on; ASSERT
  * macros record it and abandon the case at once (a longjmp back into the
  * runner, after which the suite's exit() still runs).  Every failure
- * prints the expression, both values and file:line as KTAP "# " lines.
+ * prints the expression, both values and file:line as KTAP "# " lines:
+ * the first KTEST_FAILURES_SHOWN of a case, then one line that counts
+ * the rest.
  *
  * Around every case (init and exit included) the runner snapshots each
  * registered resource counter (KTEST_RESOURCE: free pages, live slab
@@ -113,6 +115,7 @@ struct ktest {
 	bool skipped;
 	const char *skip_reason;
 	bool seed_printed;
+	unsigned int nr_failures; /* EXPECT/ASSERT failures, shown or not */
 	u64 rng_state;
 	void *abort_env; /* the runner's jump buffer */
 	struct task_struct *task; /* the case's thread: only it may ASSERT */
@@ -188,6 +191,15 @@ u32 ktest_random(struct ktest *t);
 u32 ktest_random_below(struct ktest *t, u32 bound);
 /* The boot's seed. */
 u64 ktest_seed(void);
+
+/*
+ * A case prints its first KTEST_FAILURES_SHOWN failures in full; the rest
+ * are counted, and when the case ends (or a case that runs a sub-case of
+ * its own calls it) ktest_report_hidden_failures() prints one diagnostic
+ * "# CASE: ... N more failures not shown" if there were any.
+ */
+#define KTEST_FAILURES_SHOWN 10u
+void ktest_report_hidden_failures(struct ktest *t);
 
 /* Failure reporters used by the macros below. */
 void ktest_fail_cmp(struct ktest *t, const char *file, int line,

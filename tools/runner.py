@@ -312,12 +312,54 @@ def log_tail(log: str, n: int = LOG_TAIL) -> str:
     return "\n".join(lines[-n:])
 
 
+STOPPED_IN_RE = re.compile(r"ktest: the kernel stopped in case (\w+)\.(\w+)")
+_SUBTEST_RE = re.compile(r"    # Subtest: (\w+)")
+_CASE_RESULT_RE = re.compile(r"    (?:not ok|ok) (\d+) (\w+)\b.*")
+_CASE_DIAG_RE = re.compile(r"    # (\w+): .*")
+
+
+def running_case(log: str) -> str | None:
+    """Which case was running when the log ends, if the log says: the
+    panic context's "ktest: the kernel stopped in case S.C" line, else the
+    suite left open and the case its last diagnostic ("# CASE: ...")
+    names, else the last case that finished in it (pure)."""
+    suite = last = pending = None
+    for raw in log.replace("\r", "").split("\n"):
+        line = strip_timestamp(raw)
+        m = STOPPED_IN_RE.fullmatch(line)
+        if m:
+            return f"{m.group(1)}.{m.group(2)}"
+        m = _SUBTEST_RE.fullmatch(line)
+        if m:
+            suite, last, pending = m.group(1), None, None
+            continue
+        m = _CASE_RESULT_RE.fullmatch(line)
+        if m and suite:
+            last, pending = (int(m.group(1)), m.group(2)), None
+            continue
+        m = _CASE_DIAG_RE.fullmatch(line)
+        if m and suite:
+            pending = m.group(1)
+        elif line.startswith(("ok ", "not ok ")):
+            suite = None  # the suite closed
+    if not suite:
+        return None
+    if pending:
+        return f"{suite}.{pending}"
+    if last:
+        return (f"case {last[0] + 1} of suite {suite}, after "
+                f"{suite}.{last[1]}")
+    return f"case 1 of suite {suite}"
+
+
 def _run_problems(outcome: Outcome) -> list[str]:
     """Reasons that come from QEMU itself (start failure, timeout)."""
     if outcome.start_error is not None:
         return [f"QEMU did not start: {outcome.start_error}"]
     if outcome.timed_out_after is not None:
-        return [f"timeout after {outcome.timed_out_after:g}s"]
+        case = running_case(outcome.log)
+        return [f"timeout after {outcome.timed_out_after:g}s"
+                + (f" (running: {case})" if case else "")]
     return []
 
 

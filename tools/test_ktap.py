@@ -762,8 +762,10 @@ class TestQemuRun(unittest.TestCase):
                 self.assertEqual(expected, self.qr.verdict(status, reason))
 
     def test_commands(self):
-        common = ["-display", "none", "-serial", "mon:stdio", "-no-reboot",
-                  "-S", "-chardev", "socket,id=qmp,fd=7", "-mon",
+        common = ["-display", "none", "-chardev",
+                  "stdio,id=con,mux=on,signal=off", "-serial",
+                  "chardev:con", "-mon", "chardev=con,mode=readline",
+                  "-no-reboot", "-S", "-chardev", "socket,id=qmp,fd=7", "-mon",
                   "chardev=qmp,mode=control", "-device",
                   "isa-debug-exit,iobase=0xf4,iosize=0x04"]
         args = self.qr.parse_args(["-m", "64M", "--smp", "1", "--append",
@@ -786,7 +788,27 @@ class TestQemuRun(unittest.TestCase):
             self.qr.build_command(args, "uefi-mb1", 7))
         args = self.qr.parse_args(["--machine", "q35", "--boot", "iso"])
         self.assertEqual(["-machine", "q35", "-cdrom", "build/mm86.iso"],
-                         self.qr.build_command(args, "iso", 3)[13:17])
+                         self.qr.build_command(args, "iso", 3)[17:21])
+        # With a log, the console's character device also writes it.
+        args = self.qr.parse_args(["--log", "run.log", "--timeout", "5"])
+        self.assertEqual("stdio,id=con,mux=on,signal=off,logfile=run.log",
+                         self.qr.build_command(args, "elf", 3)[4])
+        self.assertEqual(5.0, args.timeout)
+
+    def test_timeout_line_names_the_case(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "run.log")
+            with open(log, "w") as f:
+                f.write("KTAP version 1\n1..1\n    KTAP version 1\n"
+                        "    # Subtest: buddy\n    1..2\n    ok 1 a\n"
+                        "    # b: still going\n")
+            self.assertEqual(
+                "qemu-run: no verdict within 5 s; QEMU was stopped; the "
+                "case running: buddy.b", self.qr.timeout_line(5, log))
+        self.assertEqual(
+            "qemu-run: no verdict within 2.5 s; QEMU was stopped; the "
+            "output does not say which case was running",
+            self.qr.timeout_line(2.5, None))
 
     def test_bad_combinations(self):
         cases = {
@@ -992,7 +1014,9 @@ class TestJudgePass(unittest.TestCase):
         cut = EXAMPLE[: EXAMPLE.index("    ok 3 sort_random")]
         v = self.judge(None, cut, timed_out_after=3.0)
         self.assertFalse(v.passed)
-        self.assertEqual("timeout after 3s", v.reasons[0])
+        # The message names where the boot was: after case 2 of lib.
+        self.assertEqual("timeout after 3s (running: case 3 of suite lib, "
+                         "after lib.string_ops)", v.reasons[0])
         # ok 1 passed; not ok 2 and missing case 3 failed; suite 2 unopened.
         self.assertEqual(ktap.Counts(1, 3, 0), v.counts)
 
