@@ -136,15 +136,18 @@ def plan(labs: list[labtree.Lab], seed: int) -> list[Boot]:
 
 
 def first_message(case: ktap.Case) -> str:
-    """The first failure a case printed, on one line."""
+    """The first failure a case printed, on one line: the header, then
+    what it says up to the next failure (at most three lines)."""
     lines = [d.lstrip("#").strip() for d in case.diagnostics]
     lines = [re.sub(r"^\w+: ", "", d, count=1) for d in lines if d]
     for i, d in enumerate(lines):
         if "EXPECTATION FAILED" in d or "ASSERTION FAILED" in d:
-            more = lines[i + 1:i + 3]
-            if more and "FAILED" not in more[0]:
-                return f"{d}: {more[0]}"
-            return d
+            more = []
+            for m in lines[i + 1:i + 4]:
+                if "FAILED" in m or m.startswith("..."):
+                    break
+                more.append(m)
+            return f"{d}: {'; '.join(more)}" if more else d
     return " ".join(lines[:2]) if lines else "not ok"
 
 
