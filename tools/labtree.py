@@ -246,6 +246,15 @@ def all_regions(root: str, files: list[str]) -> dict[str, list[Region]]:
     return regions
 
 
+def student_lab(root: str) -> str | None:
+    """The lab whose student tree root is, or None for the reference."""
+    try:
+        with open(os.path.join(root, LAB_FILE), encoding="utf-8") as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
 def lab_names(root: str) -> list[str]:
     d = os.path.join(root, LABS_DIR)
     if not os.path.isdir(d):
@@ -383,8 +392,16 @@ def cut_tree(root: str, lab_name: str, dest: str, *,
     too, so that make rebuilds only what the cut changed.
     """
     lab = load_lab(root, lab_name)
+    if student_lab(root):
+        raise LabError(f"{root} is itself the student tree of lab "
+                       f"{student_lab(root)}: cut labs from the reference")
     files = tree_files(root)
     check_lab(root, lab, files)
+    inside = os.path.relpath(os.path.abspath(dest), os.path.abspath(root))
+    if not inside.startswith("..") and not inside.startswith("build"):
+        raise LabError(f"{dest} is inside the reference tree, where git "
+                       f"would see the student's files: choose a directory "
+                       f"outside it (or under build/)")
     if os.path.exists(dest) and os.listdir(dest):
         raise LabError(f"{dest} exists and is not empty: choose a new "
                        f"directory for the student tree")

@@ -86,6 +86,7 @@ class Trees(unittest.TestCase):
         self.write("mm/a.c", SOURCE)
         self.write("mm/b.c", "int keep(int x);\n")
         self.write("labs/demo/README.md", "hand-out\n")
+        self.write(".gitignore", "/build/\n")
         self.write("labs/else/README.md", "hand-out\n")
         self.conf("demo", "files mm/a.c")
         self.conf("else", "files mm/a.c")
@@ -118,6 +119,23 @@ class Trees(unittest.TestCase):
         with self.assertRaises(labtree.LabError) as cm:
             labtree.cut_tree(self.root, "demo", dest)
         self.assertIn("not empty", str(cm.exception))
+
+    def test_refuses_a_dest_inside_the_tree_and_a_student_root(self):
+        with self.assertRaises(labtree.LabError) as cm:
+            labtree.cut_tree(self.root, "demo",
+                             os.path.join(self.root, "mine"))
+        self.assertIn("inside the reference tree", str(cm.exception))
+        labtree.cut_tree(self.root, "demo",
+                         os.path.join(self.root, "build", "labs", "demo"),
+                         init_git=False)
+        dest = os.path.join(self.tmp, "student")
+        labtree.cut_tree(self.root, "demo", dest)
+        self.assertEqual(labtree.student_lab(dest), "demo")
+        self.assertIsNone(labtree.student_lab(self.root))
+        with self.assertRaises(labtree.LabError) as cm:
+            labtree.cut_tree(dest, "demo", os.path.join(self.tmp, "again"))
+        self.assertIn("is itself the student tree of lab demo",
+                      str(cm.exception))
 
     def test_solution_only_identifiers(self):
         files = labtree.tree_files(self.root)
