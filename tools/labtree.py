@@ -270,7 +270,9 @@ def load_lab(root: str, name: str, conf: str | None = None) -> Lab:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
-        raise LabError(f"no lab {name!r}: cannot read {path}: {e.strerror}")
+        raise LabError(f"no lab {name!r} (cannot read {path}: "
+                       f"{e.strerror}); the labs are: "
+                       f"{' '.join(lab_names(root)) or 'none'}")
     lab, errors, seen = Lab(name), [], set()
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
