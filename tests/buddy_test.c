@@ -66,6 +66,13 @@ static struct zone *zones[3];
 static unsigned int nr_zones;
 /* The case found lists it cannot walk: the exit must not call the allocator. */
 static bool fixture_broken;
+/*
+ * zalloc() and zfree() walk the lists after every sane_every-th call (1:
+ * every call).  The test itself touches only pages it has checked are in
+ * the block, so a longer interval only delays the report; random_stress
+ * uses one, and walks them before each zone_check() and at its end.
+ */
+static unsigned int sane_every = 1, sane_calls;
 
 /* A free block the test expects: offset in the block, order. */
 struct fb {
@@ -210,6 +217,8 @@ static void zfree(struct ktest *t, int line, struct zone *z, unsigned long off,
 	spin_lock_irqsave(&z->lock, flags);
 	free_one_page_locked(blk + off, z, order);
 	spin_unlock_irqrestore(&z->lock, flags);
+	if (++sane_calls % sane_every)
+		return;
 	snprintf(what, sizeof(what), "after freeing offset %lu (order %u)",
 		 off, order);
 	if (!fixture_sane(t, line, what))
@@ -237,9 +246,12 @@ static long zalloc(struct ktest *t, int line, struct zone *z,
 		fixture_broken = true;
 		ktest_abort(t);
 	}
-	snprintf(what, sizeof(what), "after taking an order-%u block", order);
-	if (!fixture_sane(t, line, what))
-		ktest_abort(t);
+	if (++sane_calls % sane_every == 0) {
+		snprintf(what, sizeof(what), "after taking an order-%u block",
+			 order);
+		if (!fixture_sane(t, line, what))
+			ktest_abort(t);
+	}
 	return page ? (long)(page - blk) : -1;
 }
 
@@ -270,6 +282,7 @@ static int buddy_init(struct ktest *t)
 	blk_links = page->flags & ~PAGE_FLAGS_MASK;
 	nr_zones = 0;
 	fixture_broken = false;
+	sane_every = 1;
 
 	/* What prep_new_page() promises of a fresh block. */
 	KTEST_EXPECT_EQ(t, page_count(page), 1);
@@ -887,6 +900,7 @@ static void no_merge_with_another_nodes_page(struct ktest *t)
 
 #define STRESS_OPS 100000
 #define STRESS_CHECK_EVERY 4096
+#define STRESS_SANE_EVERY 64	/* allocator calls between list walks */
 #define STRESS_PHASE 4096
 
 static struct {
@@ -956,6 +970,7 @@ static void random_stress(struct ktest *t)
 	unsigned long nlive = 0, in_use = 0, allocs = 0, fails = 0, frees = 0;
 
 	memset(used, 0, sizeof(used));
+	sane_every = STRESS_SANE_EVERY;
 	for (unsigned long op = 1; op <= STRESS_OPS; op++) {
 		/*
 		 * Phases of 4096 operations alternate between filling (3 of
@@ -1017,7 +1032,11 @@ static void random_stress(struct ktest *t)
 		}
 		if (op % STRESS_CHECK_EVERY == 0) {
 			char why[160];
-			int ret = zone_check(&pz, why, sizeof(why));
+			int ret;
+
+			if (!fixture_sane(t, __LINE__, "before zone_check"))
+				ktest_abort(t);
+			ret = zone_check(&pz, why, sizeof(why));
 
 			if (ret) {
 				KTEST_FAIL(t, "op %lu: zone_check = %d: %s", op,
