@@ -20,6 +20,10 @@
  * 2.6.11 made them SLAB_HWCACHE_ALIGN),
  * so that size-96 and size-192 hold 96- and 192-byte objects and not 128
  * and 256: alignment beyond 8 bytes is what kmem_cache_create() is for.
+ *
+ * Comments "LAB <name>: BEGIN/STUB/END" mark the code a course lab takes
+ * out of a student tree, and the stub it leaves (labs/<name>/README.md;
+ * the format: tools/labtree.py).  Between them is the reference code.
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"

@@ -45,6 +45,10 @@
  * handler, as a bio's completion does) protects the reserve and the
  * counts; the pool's allocator and free function run without it.
  * pools_lock (a leaf) protects the list of pools for the dumps.
+ *
+ * Comments "LAB <name>: BEGIN/STUB/END" mark the code a course lab takes
+ * out of a student tree, and the stub it leaves (labs/<name>/README.md;
+ * the format: tools/labtree.py).  Between them is the reference code.
  */
 #include "asm/local.h"
 #include "kernel/bug.h"

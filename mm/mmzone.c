@@ -25,6 +25,10 @@
  * equal distance).
  *
  * Runs at boot on one CPU; no locks.
+ *
+ * Comments "LAB <name>: BEGIN/STUB/END" mark the code a course lab takes
+ * out of a student tree, and the stub it leaves (labs/<name>/README.md;
+ * the format: tools/labtree.py).  Between them is the reference code.
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"

@@ -85,6 +85,10 @@
  *    (2.6.18: __mod_zone_page_state/mod_zone_page_state).
  *  - page state checks (prep_new_page, free_pages_check) run outside the
  *    lock: the pages are exclusively the caller's there.
+ *
+ * Comments "LAB <name>: BEGIN/STUB/END" mark the code a course lab takes
+ * out of a student tree, and the stub it leaves (labs/<name>/README.md;
+ * the format: tools/labtree.py).  Between them is the reference code.
  */
 #include "kernel/bug.h"
 #include "kernel/lockdep.h"

@@ -38,6 +38,10 @@
  * page allocator).  A CPU's array is touched only by that CPU with
  * interrupts off; other CPUs drain it by cross-call.  Slabs are made and
  * their pages allocated without list_lock held.
+ *
+ * Comments "LAB <name>: BEGIN/STUB/END" mark the code a course lab takes
+ * out of a student tree, and the stub it leaves (labs/<name>/README.md;
+ * the format: tools/labtree.py).  Between them is the reference code.
  */
 #include "kernel/bug.h"
 #include "kernel/lockdep.h"

@@ -29,6 +29,10 @@
  * caches; walkers hold it too, so that a cache cannot go while a reaper
  * or a dump looks at it.  Creating and destroying are for task context
  * (they may allocate, sleep and cross-call).
+ *
+ * Comments "LAB <name>: BEGIN/STUB/END" mark the code a course lab takes
+ * out of a student tree, and the stub it leaves (labs/<name>/README.md;
+ * the format: tools/labtree.py).  Between them is the reference code.
  */
 #include "kernel/bug.h"
 #include "kernel/lockdep.h"

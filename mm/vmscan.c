@@ -39,6 +39,10 @@
  * not deadlock reclaim), and cache_chain_mutex likewise (slab).  No
  * spinlock is held while a shrinker runs: shrinkers may sleep if the mask
  * allows it.
+ *
+ * Comments "LAB <name>: BEGIN/STUB/END" mark the code a course lab takes
+ * out of a student tree, and the stub it leaves (labs/<name>/README.md;
+ * the format: tools/labtree.py).  Between them is the reference code.
  */
 #include "kernel/printk.h"
 #include "kernel/mutex.h"
