@@ -139,7 +139,7 @@ class TestSummary(unittest.TestCase):
             "the kernel stopped in case buddy.merge (its result never "
             "came); replay:",
             '    make run APPEND="ktest.seed=42 ktest.filter=buddy.merge"',
-            "totals: 1 suites, 1 passed, 0 failed, 0 skipped (no totals "
+            "totals: 1 suite, 1 passed, 0 failed, 0 skipped (no totals "
             "line: the run did not finish)",
         ], summary(text))
 
@@ -159,7 +159,7 @@ class TestSummary(unittest.TestCase):
             "  buddy 1/0/0?",
             "timed out in buddy.merge; replay:",
             '    make run APPEND="ktest.seed=42 ktest.filter=buddy.merge"',
-            "totals: 1 suites, 1 passed, 0 failed, 0 skipped (no totals "
+            "totals: 1 suite, 1 passed, 0 failed, 0 skipped (no totals "
             "line: the run did not finish)",
         ], out)
         # Which case is not always known.
