@@ -29,7 +29,7 @@
  * cases need one node (the zonelist of a NUMA boot goes on to other
  * nodes) and skip otherwise.  Allocations that are meant to fail carry
  * __GFP_NOWARN, except the last one of gfp_high_dips_below_min, whose
- * failure report is allowed to print.
+ * failure report prints between the expected-reports markers.
  *
  * Reclaim is switched off while the suite runs (reclaim_disabled): a
  * page that direct reclaim or kswapd gave back in the middle of an
@@ -701,7 +701,7 @@ static void gfp_high_dips_below_min(struct ktest *t)
 	 * ...but GFP_ATOMIC goes on, second pass with min halved and then
 	 * lowered by a quarter: H down to MHA, then the zone below down to
 	 * its own MBA + reserve.  The last, failing call prints its report
-	 * (no NOWARN).
+	 * (no NOWARN), marked as one this case expects.
 	 */
 	memset(&want, 0, sizeof(want));
 	runs_add(&want, h, (MH - 1) - MHA);
@@ -709,7 +709,9 @@ static void gfp_high_dips_below_min(struct ktest *t)
 		runs_add(&want, b, above(MB + RB, MBA + RB));
 	warnings = nr_warnings();
 	snap(&st);
+	ktest_expected_reports(true);
 	take_until_null(GFP_ATOMIC, MH + MB + 1, &got);
+	ktest_expected_reports(false);
 	EXPECT_RUNS(t, "GFP_ATOMIC", &got, &want);
 	KTEST_EXPECT_EQ(t, H->free_pages, MHA);
 	if (B)
