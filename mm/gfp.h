@@ -49,6 +49,14 @@
 	 __GFP_FS | __GFP_COLD | __GFP_NOWARN | __GFP_REPEAT |              \
 	 __GFP_NOFAIL | __GFP_NORETRY | __GFP_ZERO)
 
+/*
+ * Writes mask in words into buf, Linux's way ("GFP_NOFS|__GFP_NOWARN",
+ * unknown bits in hex), cut to fit and NUL-terminated; returns the length
+ * the whole text needs.  mm/gfp_names.c holds the names.
+ */
+#define GFP_DESCRIBE_LEN 128 /* enough for every known bit plus a hex rest */
+int gfp_describe(char *buf, size_t size, gfp_t mask);
+
 struct page;
 
 struct page *alloc_pages(gfp_t gfp_mask, unsigned int order);

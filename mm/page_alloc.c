@@ -757,10 +757,13 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
  */
 static void warn_alloc_failed(gfp_t gfp_mask, unsigned int order)
 {
+	char mode[GFP_DESCRIBE_LEN];
+
 	if ((gfp_mask & __GFP_NOWARN) || !printk_ratelimit())
 		return;
-	pr_warn("%s: page allocation failure: order:%u, mode:0x%x\n",
-		current->comm, order, gfp_mask);
+	gfp_describe(mode, sizeof(mode), gfp_mask);
+	pr_warn("%s: page allocation failure: order:%u, mode:0x%x(%s)\n",
+		current->comm, order, gfp_mask, mode);
 	dump_stack();
 	show_free_areas();
 }

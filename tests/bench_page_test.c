@@ -215,9 +215,9 @@ static void pcp_against_buddy(struct ktest *t)
 	bench_print(t, "order-0 alloc+free through the hot list", &hot, "op");
 	bench_print(t, "order-0 alloc+free, per-CPU lists bypassed", &bypassed, "op");
 	bench_print_ratio(t, "hot list / bare free list", bench_ratio(&hot, &bare_result),
-		    "target <= 2x");
+		    "a measurement; the goal on real hardware is <= 2x");
 	bench_print_ratio(t, "hot list / lists bypassed", bench_ratio(&hot, &bypassed),
-		    "target <= 0.3x");
+		    "a measurement; the goal on real hardware is <= 0.3x");
 	/* Where the hot path's cycles go: the list itself, or the API. */
 	{
 		struct page *probe = alloc_page(GFP_KERNEL);
@@ -419,7 +419,7 @@ static void zone_lock_per_1000(struct ktest *t)
 		return;
 	}
 	KTEST_EXPECT_EQ(t, (nr_free_pages() + nr_pcp_pages()), free_before);
-	ktest_printf(t, "bench: zone-lock acquisitions per 1000 order-0 allocs: %lu (zone %s%s; batch %d, target <= %d)",
+	ktest_printf(t, "bench: zone-lock acquisitions per 1000 order-0 allocs: %lu (zone %s%s; batch %d, a measurement; the goal is <= %d)",
 		     allocs, zname, nzones > 1 ? " and others" : "",
 		     page_zone(lock_pages[0])->pageset[raw_smp_processor_id()].pcp[0].batch,
 		     1000 / page_zone(lock_pages[0])->pageset[raw_smp_processor_id()].pcp[0].batch + 1);

@@ -29,7 +29,7 @@
  * cases need one node (the zonelist of a NUMA boot goes on to other
  * nodes) and skip otherwise.  Allocations that are meant to fail carry
  * __GFP_NOWARN, except the last one of gfp_high_dips_below_min, whose
- * failure report is allowed to print.
+ * failure report prints between the expected-reports markers.
  *
  * Reclaim is switched off while the suite runs (reclaim_disabled): a
  * page that direct reclaim or kswapd gave back in the middle of an
@@ -701,7 +701,7 @@ static void gfp_high_dips_below_min(struct ktest *t)
 	 * ...but GFP_ATOMIC goes on, second pass with min halved and then
 	 * lowered by a quarter: H down to MHA, then the zone below down to
 	 * its own MBA + reserve.  The last, failing call prints its report
-	 * (no NOWARN).
+	 * (no NOWARN), marked as one this case expects.
 	 */
 	memset(&want, 0, sizeof(want));
 	runs_add(&want, h, (MH - 1) - MHA);
@@ -709,7 +709,9 @@ static void gfp_high_dips_below_min(struct ktest *t)
 		runs_add(&want, b, above(MB + RB, MBA + RB));
 	warnings = nr_warnings();
 	snap(&st);
+	ktest_expected_reports(true);
 	take_until_null(GFP_ATOMIC, MH + MB + 1, &got);
+	ktest_expected_reports(false);
 	EXPECT_RUNS(t, "GFP_ATOMIC", &got, &want);
 	KTEST_EXPECT_EQ(t, H->free_pages, MHA);
 	if (B)
@@ -1080,6 +1082,95 @@ static void failure_reports_are_rate_limited(struct ktest *t)
 		     rl_cap.reports, rl_cap.lines);
 }
 
+/* ---- the mask in words ---------------------------------------------------- */
+
+/*
+ * gfp_describe() against strings written by hand from Linux's names, the
+ * masks as the hex a report shows (2.6.11's bit values): every composite,
+ * each single bit, a composite with bits on top, unknown bits, 0, and
+ * buffers too small, which must hold a NUL-terminated prefix and nothing
+ * past their end.
+ */
+static void gfp_describe_names_linux_style(struct ktest *t)
+{
+	static const struct {
+		gfp_t mask;
+		const char *want;
+	} cases[] = {
+		{ 0xd2, "GFP_HIGHUSER" },
+		{ 0xd0, "GFP_KERNEL" },
+		{ 0x50, "GFP_NOFS" },
+		{ 0x20, "GFP_ATOMIC" },
+		{ 0x10, "GFP_NOIO" },
+		{ 0x0, "GFP_NOWAIT" },
+		{ 0x01, "__GFP_DMA" },
+		{ 0x02, "__GFP_HIGHMEM" },
+		{ 0x40, "__GFP_IO" },
+		{ 0x80, "__GFP_FS" },
+		{ 0x100, "__GFP_COLD" },
+		{ 0x200, "__GFP_NOWARN" },
+		{ 0x400, "__GFP_REPEAT" },
+		{ 0x800, "__GFP_NOFAIL" },
+		{ 0x1000, "__GFP_NORETRY" },
+		{ 0x8000, "__GFP_ZERO" },
+		{ 0x250, "GFP_NOFS|__GFP_NOWARN" },
+		{ 0x80d0, "GFP_KERNEL|__GFP_ZERO" },
+		{ 0x8d0, "GFP_KERNEL|__GFP_NOFAIL" },
+		{ 0xd1, "GFP_KERNEL|__GFP_DMA" },
+		{ 0x1220, "GFP_ATOMIC|__GFP_NOWARN|__GFP_NORETRY" },
+		{ 0x60, "GFP_ATOMIC|__GFP_IO" },
+		{ 0x90, "GFP_NOIO|__GFP_FS" },
+		{ 0x30, "GFP_NOIO|__GFP_HIGH" },
+		{ 0xc0, "__GFP_IO|__GFP_FS" },
+		{ 0x03, "__GFP_DMA|__GFP_HIGHMEM" },
+		{ 0xf2, "GFP_HIGHUSER|__GFP_HIGH" },
+		{ 0x400000, "0x400000" },
+		{ 0x4, "0x4" },
+		{ 0x400050, "GFP_NOFS|0x400000" },
+		{ 0x80000228, "GFP_ATOMIC|__GFP_NOWARN|0x80000008" },
+	};
+	char buf[GFP_DESCRIBE_LEN];
+	char small[12];
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		n = gfp_describe(buf, sizeof(buf), cases[i].mask);
+		if (strcmp(buf, cases[i].want) ||
+		    n != (int)strlen(cases[i].want))
+			KTEST_FAIL(t, "mode:%#x reads \"%s\" (length %d), Linux's names give \"%s\"",
+				   cases[i].mask, buf, n, cases[i].want);
+	}
+
+	/* Every bit: the longest text there is, and it fits the report's buffer. */
+	n = gfp_describe(buf, sizeof(buf), 0xffffffffu);
+	KTEST_EXPECT_STREQ(t, buf,
+			   "GFP_HIGHUSER|__GFP_DMA|__GFP_HIGH|__GFP_COLD|__GFP_NOWARN|"
+			   "__GFP_REPEAT|__GFP_NOFAIL|__GFP_NORETRY|__GFP_ZERO|0xffff600c");
+	KTEST_EXPECT_LT(t, n, (int)sizeof(buf));
+
+	/* Too small: a cut, NUL-terminated, the guard byte after it intact. */
+	memset(small, 'x', sizeof(small));
+	n = gfp_describe(small, sizeof(small) - 1, 0x250);
+	KTEST_EXPECT_STREQ(t, small, "GFP_NOFS|_");
+	KTEST_EXPECT_EQ(t, small[sizeof(small) - 1], 'x');
+	KTEST_EXPECT_EQ(t, n, (int)strlen("GFP_NOFS|__GFP_NOWARN"));
+	memset(small, 'x', sizeof(small));
+	n = gfp_describe(small, 5, 0x400000);
+	KTEST_EXPECT_STREQ(t, small, "0x40");
+	KTEST_EXPECT_EQ(t, small[5], 'x');
+	KTEST_EXPECT_EQ(t, n, 8);
+	memset(small, 'x', sizeof(small));
+	n = gfp_describe(small, 1, 0xd0);
+	KTEST_EXPECT_EQ(t, small[0], '\0');
+	KTEST_EXPECT_EQ(t, small[1], 'x');
+	KTEST_EXPECT_EQ(t, n, 10);
+	memset(small, 'x', sizeof(small));
+	n = gfp_describe(small, 0, 0x20);
+	KTEST_EXPECT_EQ(t, small[0], 'x');
+	KTEST_EXPECT_EQ(t, n, 10);
+}
+
 static const struct ktest_case gfp_cases[] = {
 	KTEST_CASE(zone_choice_follows_zonelist),
 	KTEST_CASE(fallback_normal_to_dma),
@@ -1093,6 +1184,7 @@ static const struct ktest_case gfp_cases[] = {
 	KTEST_CASE(hot_and_cold_frees),
 	KTEST_CASE(ratelimit_burst_then_suppressed),
 	KTEST_CASE(failure_reports_are_rate_limited),
+	KTEST_CASE(gfp_describe_names_linux_style),
 	KTEST_END,
 };
 

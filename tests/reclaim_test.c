@@ -432,14 +432,18 @@ static int reclaim_init(struct ktest *t)
 static void reclaim_exit(struct ktest *t)
 {
 	struct reclaim_cache_stats st;
+	char mode[GFP_DESCRIBE_LEN];
 
 	reclaim_off();
 	reclaim_cache_stats(&cache, &st);
-	for (int c = 0; c < RC_NR_CLASSES; c++)
-		if (st.violations[c] > violations_reported[c])
-			KTEST_FAIL(t, "the %s shrinker was called %lu times with a mask lacking what it needs (first mode:%#x)",
-				   reclaim_class_names[c], st.violations[c],
-				   st.bad_gfp[c]);
+	for (int c = 0; c < RC_NR_CLASSES; c++) {
+		if (st.violations[c] <= violations_reported[c])
+			continue;
+		gfp_describe(mode, sizeof(mode), st.bad_gfp[c]);
+		KTEST_FAIL(t, "the %s shrinker was called %lu times with a mask lacking what it needs (first mode:%#x(%s))",
+			   reclaim_class_names[c], st.violations[c],
+			   st.bad_gfp[c], mode);
+	}
 	reclaim_cache_destroy(&cache);
 	pcp_bypass = false;
 	current->flags &= ~PF_MEMALLOC;
@@ -526,13 +530,16 @@ static const char *const class_needs_names[RC_NR_CLASSES] = {
 static bool no_violation(struct ktest *t, const char *mode, gfp_t gfp,
 			 const struct snap *a, const struct snap *b)
 {
+	char words[GFP_DESCRIBE_LEN];
+
 	for (int c = RC_NR_CLASSES - 1; c >= 0; c--) {
 		unsigned long n = DELTA(a, b, cs.violations[c]);
 
 		if (!n)
 			continue;
-		KTEST_FAIL(t, "a %s allocation (mode:%#x) entered the %s shrinker (%lu call%s), which needs %s: reclaim must skip it for this caller",
-			   mode, gfp, reclaim_class_names[c], n, n == 1 ? "" : "s",
+		gfp_describe(words, sizeof(words), gfp);
+		KTEST_FAIL(t, "a %s allocation (mode:%#x(%s)) entered the %s shrinker (%lu call%s), which needs %s: reclaim must skip it for this caller",
+			   mode, gfp, words, reclaim_class_names[c], n, n == 1 ? "" : "s",
 			   class_needs_names[c]);
 		for (int i = 0; i < RC_NR_CLASSES; i++)
 			violations_reported[i] = b->cs.violations[i];
@@ -548,6 +555,7 @@ static void reclaim_only_allowed(struct ktest *t, const char *mode, gfp_t gfp,
 	unsigned long allowed_pages = 0, ok = 0, calls = 0, sleeps = 0;
 	struct page *page = NULL;
 	struct snap a, b, s0, s1;
+	char words[GFP_DESCRIBE_LEN];
 
 	prepare(t, nr);
 	for (int c = 0; c < RC_NR_CLASSES; c++)
@@ -594,8 +602,9 @@ static void reclaim_only_allowed(struct ktest *t, const char *mode, gfp_t gfp,
 		}
 		KTEST_EXPECT_EQ(t, b.cs.violations[c], 0UL);
 	}
-	ktest_printf(t, "mode:%#x: allocations served by reclaim: %lu, then NULL with %lu pages left in the classes it may not shrink",
-		     gfp, ok, reclaim_cache_pages(&cache));
+	gfp_describe(words, sizeof(words), gfp);
+	ktest_printf(t, "mode:%#x(%s): allocations served by reclaim: %lu, then NULL with %lu pages left in the classes it may not shrink",
+		     gfp, words, ok, reclaim_cache_pages(&cache));
 }
 
 static void nofs_and_noio_skip_the_shrinkers_they_forbid(struct ktest *t)
