@@ -411,14 +411,14 @@ def _count_rows(report: ktap.Report, boot_failed: bool) -> list[Row]:
 
 # Linux's report openings; lockdep's "INFO: trying to register non-static
 # key." turns the validator off for the rest of the boot.
-REPORT_RE = re.compile(r"(BUG|WARNING|INFO): ")
+REPORT_RE = re.compile(r"(BUG|WARNING|INFO): |\S+: page allocation failure: ")
 EXPECTED_BEGIN = "ktest: expected reports begin"
 EXPECTED_END = "ktest: expected reports end"
 
 
 def unexpected_reports(log: str) -> list[str]:
-    """The kernel's report lines ("[ timestamp ] BUG: ...", "WARNING: ...")
-    outside the expected regions that cases mark around the reports they
+    """The kernel's report lines ("[ timestamp ] BUG: ...", "WARNING: ...",
+    "NAME: page allocation failure: ...") outside the expected regions that cases mark around the reports they
     provoke.  Lines without printk's timestamp are the firmware's or the
     loader's (GRUB under OVMF prints "WARNING: no console ...")."""
     found = []

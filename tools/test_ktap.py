@@ -916,7 +916,9 @@ class TestJudgePass(unittest.TestCase):
         for report in ("WARNING: possible circular locking dependency "
                        "detected",
                        "BUG: using smp_processor_id() in preemptible "
-                       "[00000000] code: init/1"):
+                       "[00000000] code: init/1",
+                       "init: page allocation failure: order:0, "
+                       "mode:0x20(GFP_ATOMIC)"):
             log = "[    0.500000] " + report + "\r\n" + PASSING
             v = self.judge(33, log)
             self.assertFalse(v.passed)
