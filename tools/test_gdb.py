@@ -2,17 +2,21 @@
 
 One boot of build/mm86.elf under QEMU, halted by gdb (batch mode) at
 show_buddyinfo() and then at show_slabinfo() near the end of the run
-(init_thread, after the tests).  At the first stop mm-buddyinfo and
-mm-zoneinfo run, at the second mm-slabinfo; the boot then goes on and the
-kernel prints /proc/buddyinfo, /proc/zoneinfo and /proc/slabinfo for the
-same state, and each command's lines must equal the dump's lines (the
-printk timestamps stripped).  mm-gfp is checked on masks whose words
-tests/gfp_test.c knows; mm-pcp on the zoneinfo dump's pagesets.
+(init_thread, after the tests).  At the first stop mm-buddyinfo,
+mm-zoneinfo, mm-pcp, mm-physmap and mm-page run, at the second
+mm-slabinfo and mm-gfp; the boot then goes on and the kernel prints
+/proc/buddyinfo, /proc/zoneinfo and /proc/slabinfo for the same state.
+Each dump command's lines must equal the dump's lines (the printk
+timestamps stripped); mm-pcp must agree with zoneinfo's pagesets,
+mm-physmap's e820 lines with the boot log's, mm-page with what is known of
+three pages (pfn 0 reserved, a kmem_cache's page a slab of the cache of
+caches, the head and a tail of a free block of the highest order), and
+mm-gfp with the words tests/gfp_test.c knows.
 
 Skips, saying why, without gdb, QEMU or a built kernel (make test builds
 it first).  QEMU runs one CPU and only one tiny suite, so the boot is
-short and nothing else runs between a stop and the dump; gdb and QEMU are
-killed after TIMEOUT seconds.
+short and the machine quiet at the stops; gdb and QEMU are killed when
+they are still running after 60 s.
 """
 
 import os
@@ -33,7 +37,7 @@ KERNEL = os.path.join(ROOT, "build", "mm86.elf")
 SCRIPT = os.path.join(HERE, "gdb", "mm86.py")
 QEMU = os.environ.get("QEMU", "qemu-system-i386")
 GDB = os.environ.get("GDB", "gdb")
-TIMEOUT = 60
+TIMEOUT = 50  # gdb's run; QEMU then has 10 s to exit: 60 s in all
 FILTER = "gfp.gfp_describe_names_linux_style"
 
 # (mask, words) from tests/gfp_test.c's gfp_describe_names_linux_style.
@@ -46,6 +50,14 @@ GFP_CASES = [
     (0x400050, "GFP_NOFS|0x400000"),
     (0x80000228, "GFP_ATOMIC|__GFP_NOWARN|0x80000008"),
 ]
+
+# The first free block of ZONE_NORMAL's highest order (an expression for
+# gdb: a list_head inside the head page's struct page), and its PFN.
+AREA = "node_data[0]->node_zones[ZONE_NORMAL].free_area"
+TOP_FREE = (f"{AREA}[sizeof({AREA}) / sizeof({AREA}[0]) - 1]"
+            f".free_list.next")
+TOP_FREE_PFN = (f"((unsigned long){TOP_FREE} - (unsigned long)mem_map)"
+                f" / sizeof(struct page)")
 
 STAMP = re.compile(r"^\[\s*\d+\.\d+\] ")
 MARK = "@@mm86-test "
@@ -124,6 +136,11 @@ class GdbHelpersTest(unittest.TestCase):
         cmds += run("buddyinfo", "mm-buddyinfo")
         cmds += run("zoneinfo", "mm-zoneinfo")
         cmds += run("pcp", "mm-pcp")
+        cmds += run("physmap", "mm-physmap")
+        cmds += run("page 0", "mm-page 0")
+        cmds += run("page cache", "mm-page cache_chain.next.next")
+        cmds += run("page free", f"mm-page {TOP_FREE}")
+        cmds += run("page tail", f"mm-page {TOP_FREE_PFN} + 3")
         cmds += ["continue"]
         cmds += run("slabinfo", "mm-slabinfo")
         for mask, _ in GFP_CASES:
@@ -142,15 +159,15 @@ class GdbHelpersTest(unittest.TestCase):
                                      stdin=subprocess.DEVNULL)
                 qproc.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                raise AssertionError(f"gdb and QEMU still running after "
-                                     f"{TIMEOUT} s; killed") from None
+                raise AssertionError("gdb or QEMU still running after "
+                                     f"{TIMEOUT + 10} s; killed") from None
+            with open(log, encoding="utf-8", errors="replace") as f:
+                cls.log = f.read().splitlines()
         finally:
             if qproc.poll() is None:
                 qproc.kill()
                 qproc.wait()
-        with open(log, encoding="utf-8", errors="replace") as f:
-            cls.log = f.read().splitlines()
-        shutil.rmtree(work, ignore_errors=True)
+            shutil.rmtree(work, ignore_errors=True)
         cls.gdb_text = res.stdout + res.stderr
         cls.out = sections(res.stdout)
 
@@ -193,6 +210,37 @@ class GdbHelpersTest(unittest.TestCase):
             got.append([nid, zname, cpu, kind, count, high, batch])
         self.assertTrue(want, "no pagesets in /proc/zoneinfo")
         self.assertEqual(got, want)
+
+    def test_physmap_e820_equals_the_boot_log(self) -> None:
+        want = [STAMP.sub("", line) for line in self.log
+                if STAMP.sub("", line).startswith("BIOS-e820: ")]
+        got = self.helper("physmap")
+        self.assertTrue(want, "no BIOS-e820 lines in the serial log")
+        self.assertEqual([l for l in got if l.startswith("BIOS-e820: ")],
+                         want)
+        self.assertTrue(any(re.match(r"  zone +Normal +pfn \[", l)
+                            for l in got), got)
+
+    def test_page(self) -> None:
+        normal = [line.split()[4:] for line in dump(self.log,
+                                                    "/proc/buddyinfo")
+                  if line.split()[3] == "Normal"]
+        self.assertTrue(normal and int(normal[0][-1]) > 0,
+                        "no free block of ZONE_NORMAL's highest order")
+        top = len(normal[0]) - 1
+        self.assertRegex(self.helper("page 0")[1], r"^flags 0x[0-9a-f]+"
+                         r"\([^)]*reserved[^)]*\)")
+        cache = self.helper("page cache")
+        self.assertRegex(cache[1], r"\(slab\)")
+        self.assertRegex(cache[-1], r"^slab: cache kmem_cache ")
+        free = self.helper("page free")
+        self.assertRegex(free[0], r" zone Normal$")
+        self.assertEqual(free[-1],
+                         f"free: head of a buddy block of order {top}")
+        head = free[0].split()[1]
+        self.assertEqual(self.helper("page tail")[-1],
+                         f"free: in the buddy block of order {top} at "
+                         f"pfn {head}")
 
     def test_gfp_words(self) -> None:
         for mask, words in GFP_CASES:

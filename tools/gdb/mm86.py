@@ -6,6 +6,10 @@
     mm-pcp         each online CPU's hot and cold list per zone
     mm-slabinfo    every cache's objects and slabs (/proc/slabinfo 2.1)
     mm-gfp MASK    a GFP mask in words, as the kernel's gfp_describe()
+    mm-page X      one page frame: X a PFN, a lowmem virtual address, a
+                   struct page pointer or an address inside mem_map;
+                   flags, node, zone, count, free order, owner cache
+    mm-physmap     the e820 map (as the boot log prints it), nodes, zones
 
 Each command reads the kernel's structures through gdb's Python API
 (gdb.parse_and_eval and the types of the debug information), never by
@@ -209,6 +213,150 @@ def gfp_describe(mask):
     return "|".join(words)
 
 
+# arch/x86/include/asm/page.h: lowmem is mapped at this virtual address
+# (a macro, so not in the debug information of a -g build).
+PAGE_OFFSET = 0xC0000000
+PAGE_SHIFT = 12
+
+
+def _page_flag_names():
+    """(bit, name) of enum pageflags, from the debug information."""
+    names = []
+    for f in gdb.lookup_type("enum pageflags").fields():
+        if f.name.startswith("PG_"):
+            names.append((int(f.enumval), f.name[3:]))
+    return names
+
+
+def _zone_of_pfn(pfn):
+    """(nid, zone) whose span holds pfn, or (None, None)."""
+    for nid in range(int(_val("nr_online_nodes"))):
+        zones = _val("node_data")[nid].dereference()["node_zones"]
+        for i in range(_array_len(zones)):
+            z = zones[i]
+            start = int(z["zone_start_pfn"])
+            if start <= pfn < start + int(z["spanned_pages"]):
+                return nid, z
+    return None, None
+
+
+def _pfn_of(arg):
+    """A PFN from mm-page's argument (see the module's docstring)."""
+    value = _val(arg)
+    mem_map = int(_val("mem_map"))
+    page_size = gdb.lookup_type("struct page").sizeof
+    max_pfn = int(_val("max_pfn"))
+    code = value.type.strip_typedefs().code
+    if code == gdb.TYPE_CODE_PTR:
+        addr = int(value)
+    else:
+        addr = int(value) & 0xffffffff
+        if addr < max_pfn:
+            return addr
+    if mem_map <= addr < mem_map + max_pfn * page_size:
+        return (addr - mem_map) // page_size
+    if addr >= PAGE_OFFSET:
+        return (addr - PAGE_OFFSET) >> PAGE_SHIFT
+    raise gdb.GdbError(f"{arg}: {addr:#x} is not a PFN below max_pfn "
+                       f"({max_pfn}), an address in mem_map nor a lowmem "
+                       f"address")
+
+
+def page_lines(arg):
+    pfn = _pfn_of(arg)
+    if pfn >= int(_val("max_pfn")):
+        raise gdb.GdbError(f"pfn {pfn:#x} has no struct page (max_pfn "
+                           f"{int(_val('max_pfn')):#x})")
+    page = _val("mem_map")[pfn]
+    flags = int(page["flags"])
+    names = [name for bit, name in _page_flag_names() if flags >> bit & 1]
+    nid, zone = _zone_of_pfn(pfn)
+    where = (f"node {nid} zone {_zone_label(zone)}" if zone is not None
+             else "in no zone")
+    lines = [f"pfn {pfn:#x} phys {pfn << PAGE_SHIFT:#x} page "
+             f"{int(page.address):#x} {where}",
+             f"flags {flags:#x}({'|'.join(names) or 'none'}) count "
+             f"{int(page['_count'])} private {int(page['private'])}"]
+    if "buddy" in names:
+        lines.append(f"free: head of a buddy block of order "
+                     f"{int(page['private'])}")
+    elif "pcp" in names:
+        lines.append("free: on a per-CPU list")
+    else:
+        # a tail of a free buddy block: a head below it of a large order
+        for order in range(1, 64):
+            head = pfn & ~((1 << order) - 1)
+            hp = _val("mem_map")[head]
+            if head != pfn and int(hp["flags"]) >> \
+                    int(_val("PG_buddy")) & 1:
+                if int(hp["private"]) >= order:
+                    lines.append(f"free: in the buddy block of order "
+                                 f"{int(hp['private'])} at pfn {head:#x}")
+                break
+            if head == 0:
+                break
+    if "slab" in names:
+        cachep = page["owner_data"][0]
+        cache = gdb.Value(int(cachep)).cast(
+            gdb.lookup_type("struct kmem_cache").pointer())
+        name = cache["name"].string() if int(cachep) else "?"
+        lines.append(f"slab: cache {name} ({int(cachep):#x}) slab "
+                     f"{int(page['owner_data'][1]):#x}")
+    return lines
+
+
+def e820_lines(table, who):
+    names = _static("e820_type_names", "mm/e820.c")
+    count = _array_len(names)
+    lines = []
+    for i in range(int(table["nr_entries"])):
+        e = table["entries"][i]
+        addr, size, typ = int(e["addr"]), int(e["size"]), int(e["type"])
+        if typ < count and int(names[typ]):
+            word = names[typ].string()
+        elif typ in (int(_val("E820_TYPE_PMEM")),
+                     int(_val("E820_TYPE_PRAM"))):
+            word = f"persistent (type {typ})"
+        else:
+            word = f"type {typ}"
+        lines.append(f"{who}: [mem {addr:#018x}-{addr + size - 1:#018x}] "
+                     f"{word}")
+    return lines
+
+
+def physmap_lines():
+    firmware = _val("e820_table_firmware").dereference()
+    table = _val("e820_table").dereference()
+    lines = e820_lines(firmware, "BIOS-e820")
+    current = e820_lines(table, "e820")
+    if [l.split(":", 1)[1] for l in current] != \
+            [l.split(":", 1)[1] for l in lines]:
+        lines += current
+    for nid in range(int(_val("nr_online_nodes"))):
+        pgdat = _val("node_data")[nid].dereference()
+        start = int(pgdat["node_start_pfn"])
+        end = start + int(pgdat["node_spanned_pages"])
+        lines.append(f"node {nid}: pfn [{start:#x}, {end:#x}) present "
+                     f"{int(pgdat['node_present_pages'])} pages")
+        zones = pgdat["node_zones"]
+        for i in range(_array_len(zones)):
+            z = zones[i]
+            if int(z["spanned_pages"]) == 0:
+                continue
+            zs = int(z["zone_start_pfn"])
+            ze = zs + int(z["spanned_pages"])
+            lines.append(f"  zone {_zone_label(z):<8} pfn [{zs:#x}, {ze:#x}) "
+                         f"spanned {int(z['spanned_pages'])} present "
+                         f"{int(z['present_pages'])} managed "
+                         f"{int(z['managed_pages'])}")
+    mem_map = int(_val("mem_map"))
+    size = int(_val("max_pfn")) * gdb.lookup_type("struct page").sizeof
+    lines.append(f"mem_map: {mem_map:#x}-{mem_map + size - 1:#x} "
+                 f"({int(_val('max_pfn'))} struct pages), max_low_pfn "
+                 f"{int(_val('max_low_pfn')):#x}")
+    return lines
+
+
 class _Command(gdb.Command):
     """Base: a command that prints lines, with gdb's errors for misuse."""
 
@@ -277,8 +425,37 @@ class Gfp(_Command):
         return [f"{mask & 0xffffffff:#x}({gfp_describe(mask)})"]
 
 
+class Page(_Command):
+    """mm-page PFN|ADDR: one page frame's flags, node, zone, count, free
+    order and owner cache.  A number below max_pfn is a PFN; a pointer or
+    a larger number is an address inside mem_map (a struct page or its
+    lru) or a lowmem virtual address."""
+
+    def __init__(self):
+        super().__init__("mm-page")
+
+    def lines(self, arg):
+        if not arg.strip():
+            raise gdb.GdbError("usage: mm-page PFN|ADDR")
+        return page_lines(arg)
+
+
+class PhysMap(_Command):
+    """The e820 map (the boot log's BIOS-e820 lines, then the map in use
+    if mem=/memmap= changed it), each node's and zone's PFN span and
+    sizes, and mem_map."""
+
+    def __init__(self):
+        super().__init__("mm-physmap")
+
+    def lines(self, arg):
+        return physmap_lines()
+
+
 BuddyInfo()
 ZoneInfo()
 Pcp()
 SlabInfo()
 Gfp()
+Page()
+PhysMap()
