@@ -5,6 +5,7 @@
 #
 # Variables: CROSS (toolchain prefix), MEM, CPUS, APPEND, FIRMWARE (bios or
 # uefi), BOOT (kernel, iso or iso-mb1), MACHINE (q35) for run/debug,
+# GDBPORT and OPT (-Og: its own build directory) for debug/gdb,
 # RUN_TIMEOUT (seconds before make run gives up; 0 never),
 # ONLY (a glob of boot names for test), JOBS (parallel boots), NR_CPUS (the
 # most CPUs the kernel supports; a build setting, default 16).
@@ -281,7 +282,8 @@ run: deps $(KERNEL) $(RUN_IMAGE)
 # with the allocator commands of tools/gdb/mm86.py (mm-buddyinfo ...).
 # OPT=-Og builds that kernel with other optimisation flags in its own
 # build directory, $(BUILD)/debug-Og, so that the allocator's functions
-# and arguments are not inlined or optimised away; build/ is left alone.
+# and arguments are not inlined or optimised away ($(KERNEL) and its
+# objects are left alone).  Ports repeat only for uids 50000 apart.
 # gdb reads a script written into the build directory and is told not to
 # auto-load a .gdbinit from here (no safe-path warning).
 GDBPORT ?= $(shell echo $$((10000 + $$(id -u) % 50000)))
