@@ -5,6 +5,7 @@
 #
 # Variables: CROSS (toolchain prefix), MEM, CPUS, APPEND, FIRMWARE (bios or
 # uefi), BOOT (kernel, iso or iso-mb1), MACHINE (q35) for run/debug,
+# GDBPORT and OPT (-Og: its own build directory) for debug/gdb,
 # RUN_TIMEOUT (seconds before make run gives up; 0 never),
 # ONLY (a glob of boot names for test), JOBS (parallel boots), NR_CPUS (the
 # most CPUs the kernel supports; a build setting, default 16).
@@ -78,7 +79,7 @@ EXTRA_SRCS  := $(if $(EXTRA_TESTS),$(wildcard $(EXTRA_TESTS)/*.c))
 OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS))) \
 	$(patsubst $(EXTRA_TESTS)/%.c,$(BUILD)/extra/%.o,$(EXTRA_SRCS))
 
-.PHONY: all run test test-qemu test-host test-exercises host fuzz fuzz-build bench-host valgrind iso debug deps clean help \
+.PHONY: all run test test-qemu test-host test-exercises host fuzz fuzz-build bench-host valgrind iso debug gdb deps clean help \
 	lab
 
 all: $(KERNEL)
@@ -275,9 +276,41 @@ run: deps $(KERNEL) $(RUN_IMAGE)
 	@$(PYTHON) tools/qemu-run --timeout $(RUN_TIMEOUT) --log $(BUILD)/run.log \
 		$(RUN_ARGS)
 
+# make debug boots as make run does, but QEMU waits for gdb on GDBPORT
+# (from the user id, so that two users of one machine do not collide);
+# make gdb, in another terminal, starts gdb on the same kernel, connected,
+# with the allocator commands of tools/gdb/mm86.py (mm-buddyinfo ...).
+# OPT=-Og builds that kernel with other optimisation flags in its own
+# build directory, $(BUILD)/debug-Og, so that the allocator's functions
+# and arguments are not inlined or optimised away ($(KERNEL) and its
+# objects are left alone).  Ports repeat only for uids 50000 apart.
+# gdb reads a script written into the build directory and is told not to
+# auto-load a .gdbinit from here (no safe-path warning).
+GDBPORT ?= $(shell echo $$((10000 + $$(id -u) % 50000)))
+OPT     ?=
+GDB     ?= gdb
+GDB_SCRIPT = $(BUILD)/mm86.gdb
+DEBUG_SUB  = $(MAKE) --no-print-directory OPT= BUILD=$(BUILD)/debug$(OPT) \
+	     CFLAGS='$(filter-out -O%,$(CFLAGS)) $(OPT)' GDBPORT=$(GDBPORT)
+
+ifneq ($(OPT),)
+debug gdb: deps
+	@$(DEBUG_SUB) $@
+else
 debug: deps $(KERNEL) $(RUN_IMAGE)
-	@printf 'file %s\ntarget remote localhost:1234\n' "$(abspath $(KERNEL))" > .gdbinit
-	@$(PYTHON) tools/qemu-run --gdb $(RUN_ARGS)
+	$(write-gdb-script)
+	@$(PYTHON) tools/qemu-run --gdb --gdb-port $(GDBPORT) $(RUN_ARGS)
+
+gdb: deps $(KERNEL)
+	$(write-gdb-script)
+	@$(GDB) -q -iex 'set auto-load local-gdbinit off' -x $(GDB_SCRIPT)
+endif
+
+define write-gdb-script
+@printf 'file %s\nsource %s\ntarget remote localhost:%s\n' \
+	"$(abspath $(KERNEL))" "$(abspath tools/gdb/mm86.py)" \
+	"$(GDBPORT)" > $(GDB_SCRIPT)
+endef
 
 # ---- testing ------------------------------------------------------------
 RUNNER_ARGS = --jobs $(JOBS) --only '$(ONLY)' --kernel $(KERNEL) \
@@ -372,6 +405,7 @@ PKGS.run        := $(PKGS.all) qemu-system-x86 \
 		   $(if $(filter-out kernel,$(BOOT)),$(PKGS.iso)) \
 		   $(if $(filter uefi,$(FIRMWARE)),ovmf-ia32)
 PKGS.debug      := $(PKGS.run) gdb
+PKGS.gdb        := $(PKGS.all) gdb
 PKGS.host       := gcc
 PKGS.fuzz-build := clang libclang-rt-dev
 PKGS.fuzz       := $(PKGS.fuzz-build)
@@ -383,7 +417,7 @@ PKGS.grade      := $(PKGS.all) qemu-system-x86 git
 PKGS.handin     := $(PKGS.grade)
 PKGS.test-labs  := $(PKGS.grade)
 PKGS.test-exercises := $(PKGS.run) $(PKGS.host) git
-PKGS.test       := $(PKGS.test-host) $(PKGS.test-qemu) git
+PKGS.test       := $(PKGS.test-host) $(PKGS.test-qemu) gdb git
 PKGS.valgrind   := $(PKGS.host) valgrind
 PKGS.bench-host := $(PKGS.host) valgrind libmimalloc-dev libjemalloc-dev python3
 DEPS_TARGETS    := $(sort $(patsubst PKGS.%,%,$(filter-out PKGS.cross,$(filter PKGS.%,$(.VARIABLES)))))
