@@ -773,8 +773,13 @@ class TestQemuRun(unittest.TestCase):
                                    "--", "-d", "int"])
         self.assertEqual(["q"] + common + [
             "-kernel", "build/mm86.elf", "-append", "loglevel=7", "-m",
-            "64M", "-smp", "1", "-s", "-d", "int"],
+            "64M", "-smp", "1", "-gdb", "tcp:localhost:1234", "-d",
+            "int"],
             self.qr.build_command(args, "elf", 7))
+        args = self.qr.parse_args(["--gdb", "--gdb-port", "10042"])
+        cmd = self.qr.build_command(args, "elf", 7)
+        self.assertIn(["-gdb", "tcp:localhost:10042"],
+                      [cmd[i:i + 2] for i in range(len(cmd) - 1)])
         args = self.qr.parse_args(["--firmware", "uefi", "--qemu", "q",
                                    "--vars", "v.fd", "--ovmf-code", "c.fd",
                                    "--iso-mb1", "m1.iso", "--boot",
