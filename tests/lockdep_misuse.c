@@ -64,24 +64,6 @@ static void misuse_lockdep_recursive(void)
 }
 KTEST_MISUSE(lockdep_recursive, misuse_lockdep_recursive);
 
-static void misuse_lockdep_irq_inconsistent(void)
-{
-	unsigned long flags;
-
-	pr_info("ktest: misuse lockdep_irq_inconsistent: misuse_a in hardirq context, then with interrupts on\n");
-	local_irq_save(flags);
-	irq_enter();
-	spin_lock(&misuse_a);
-	spin_unlock(&misuse_a);
-	irq_exit();
-	local_irq_restore(flags);
-	spin_lock(&misuse_a);
-	spin_unlock(&misuse_a);
-}
-KTEST_MISUSE(lockdep_irq_inconsistent, misuse_lockdep_irq_inconsistent);
-
-static DEFINE_SPINLOCK(misuse_c);
-
 /* misuse_a as an interrupt handler would take it. */
 static void take_a_in_hardirq(void)
 {
@@ -94,6 +76,17 @@ static void take_a_in_hardirq(void)
 	irq_exit();
 	local_irq_restore(flags);
 }
+
+static void misuse_lockdep_irq_inconsistent(void)
+{
+	pr_info("ktest: misuse lockdep_irq_inconsistent: misuse_a in hardirq context, then with interrupts on\n");
+	take_a_in_hardirq();
+	spin_lock(&misuse_a);
+	spin_unlock(&misuse_a);
+}
+KTEST_MISUSE(lockdep_irq_inconsistent, misuse_lockdep_irq_inconsistent);
+
+static DEFINE_SPINLOCK(misuse_c);
 
 static void a_then_c_irqsave(void)
 {

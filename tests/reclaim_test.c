@@ -382,12 +382,7 @@ static int nofail_fn(void *arg)
 			__free_page(page);
 	}
 	complete(&h->done);
-	set_current_state(TASK_INTERRUPTIBLE);
-	while (!kthread_should_stop()) {
-		schedule();
-		set_current_state(TASK_INTERRUPTIBLE);
-	}
-	__set_current_state(TASK_RUNNING);
+	ktest_park_until_stopped();
 	return 0;
 }
 

@@ -270,12 +270,7 @@ static int ct_thread_fn(void *arg)
 	for (unsigned long i = 0; i < CT_THREAD_ADDS; i++)
 		zone_stat_inc(&cz, NR_ALLOC_SLOW);
 	__atomic_store_n(&c->done, 1, __ATOMIC_RELEASE);
-	set_current_state(TASK_INTERRUPTIBLE);
-	while (!kthread_should_stop()) {
-		schedule();
-		set_current_state(TASK_INTERRUPTIBLE);
-	}
-	__set_current_state(TASK_RUNNING);
+	ktest_park_until_stopped();
 	return 0;
 }
 
