@@ -22,8 +22,8 @@ FIRST = """\
 [    0.100000] mmsnap: memblock memory 0x100000 0xfe0000 0
 [    0.100000] mmsnap: memblock reserved 0x0 0x1000
 [    0.100000] mmsnap: memblock reserved 0x100000 0x118000
-[    0.100000] mmsnap: node 0 0 4064 present=4063
-[    0.100000] mmsnap: zone 0 DMA 0 4064 present=4063 managed=3800
+[    0.100000] mmsnap: node 0 0 4064 present=3967
+[    0.100000] mmsnap: zone 0 DMA 0 4064 present=3967 managed=3800
 [    0.100000] mmsnap: kernel 0x100000 0x110000
 [    0.100000] mmsnap: mem_map 0x110000 0x118000
 [    0.100000] mmsnap: free 0 DMA 1 0 1 0 0 0 0 0 0 0 1
@@ -66,8 +66,8 @@ class ParseTest(unittest.TestCase):
                                    (0xfffc0000, 1 << 32, "reserved")])
         self.assertEqual(pm.memory, [(0, 0x9f000, 0), (0x100000, 0xfe0000, 0)])
         self.assertEqual(pm.reserved, [(0, 0x1000), (0x100000, 0x118000)])
-        self.assertEqual(pm.nodes, [mmsnap.Node(0, 0, 4064, 4063)])
-        self.assertEqual(pm.zones, [mmsnap.Zone(0, "DMA", 0, 4064, 4063, 3800)])
+        self.assertEqual(pm.nodes, [mmsnap.Node(0, 0, 4064, 3967)])
+        self.assertEqual(pm.zones, [mmsnap.Zone(0, "DMA", 0, 4064, 3967, 3800)])
         self.assertEqual(pm.kernel, (0x100000, 0x110000))
         self.assertEqual(pm.mem_map, (0x110000, 0x118000))
         self.assertEqual(a.free, {(0, "DMA"): [1, 0, 1, 0, 0, 0, 0, 0, 0, 0,
@@ -240,7 +240,6 @@ class IndexTest(unittest.TestCase):
         self.assertEqual(mmsnap.unusable_index(counts)[1], 0.5)
 
     def test_rounds_down(self):
-        counts = [2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] + []
         counts = [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]  # 3 pages
         self.assertEqual(mmsnap.unusable_index_milli(counts)[1], 333)
         self.assertEqual(mmsnap.unusable_index_milli(counts)[2], 1000)
