@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 VERSION = 1
 MAX_ORDER = 11  # orders 0..10
@@ -53,9 +54,13 @@ STATES = {
     "H": "allocated (highmem)",
 }
 
+ALLOWED = frozenset(STATES) | frozenset("0123456789")
 PREFIX_RE = re.compile(r"^\[\s*\d+\.\d+\] ")
 TAG = "mmsnap: "
 RUN_RE = re.compile(r"([A-Za-z])(\d*)")
+RUNS_RE = re.compile(r"(?:[A-Za-z]\d*)+")
+DIGITS_RE = re.compile(r"\d+")
+LEADING_ZERO_RE = re.compile(r"[A-Za-z]0")
 HEX_RE = re.compile(r"0x[0-9a-fA-F]+")
 
 
@@ -133,8 +138,7 @@ class Slab:
     pages_per_slab: int
 
 
-@dataclass(frozen=True)
-class Run:
+class Run(NamedTuple):  # a tuple: a map holds hundreds of thousands
     code: str
     start: int  # first pfn
     length: int
@@ -159,12 +163,32 @@ class Snapshot:
     watermarks: dict[tuple[int, str], Watermarks] = field(default_factory=dict)
     pcp: dict[tuple[int, str], list[Pcp]] = field(default_factory=dict)
     slabs: list[Slab] = field(default_factory=list)
-    runs: list[Run] = field(default_factory=list)
+    # The pages lines as printed, (pfn, RUNS): decoded into .runs when
+    # first asked (a map holds up to some hundred thousand runs, and most
+    # pictures want one snapshot's).
+    pages_lines: list[tuple[int, str]] = field(default_factory=list)
+    n_runs: int = 0  # runs in the pages lines
+    n_pages: int = 0  # pages they cover
     end_runs: int | None = None  # from the end line
     end_pages: int | None = None
     complete: bool = False  # the end line was seen
     map_ok: bool = True  # the runs tile [0, max_pfn) exactly
     errors: list[Problem] = field(default_factory=list)
+
+    @property
+    def runs(self) -> list[Run]:
+        """The page-state map as runs, in pfn order (the lines' runs that
+        decode; a malformed line's are left out)."""
+        cached = self.__dict__.get("_runs")
+        if cached is None:
+            cached = []
+            for pfn, text in self.pages_lines:
+                try:
+                    cached.extend(decode_runs(text, pfn))
+                except ValueError:
+                    pass
+            self.__dict__["_runs"] = cached
+        return cached
 
     def zones(self) -> list[tuple[int, str]]:
         """The (nid, zone name) keys of the state, in the order printed."""
@@ -221,26 +245,40 @@ def _zone_name(word: str) -> str:
     return word
 
 
+def measure_runs(text: str) -> tuple[int, int]:
+    """(runs, pages) of a RUNS field, checked as decode_runs() checks it
+    but without building the runs; raises ValueError the same way."""
+    if not RUNS_RE.fullmatch(text) or LEADING_ZERO_RE.search(text) or \
+            not set(text).issubset(ALLOWED):
+        decode_runs(text, 0)  # raises, saying what is wrong
+        raise ValueError("malformed runs")  # not reached
+    numbers = DIGITS_RE.findall(text)
+    letters = len(text) - sum(map(len, numbers))
+    return letters, sum(map(int, numbers)) + letters - len(numbers)
+
+
 def decode_runs(text: str, start: int) -> list[Run]:
     """Decodes the RUNS field of a pages line starting at pfn start;
     raises ValueError on a malformed field or an unknown state code."""
+    if not RUNS_RE.fullmatch(text):
+        pos = 0
+        while RUN_RE.match(text, pos) and pos < len(text):
+            pos = RUN_RE.match(text, pos).end()
+        raise ValueError(f"malformed run at {text[pos:pos + 10]!r}"
+                         if text else "no runs")
     runs = []
-    pos, pfn = 0, start
-    while pos < len(text):
-        m = RUN_RE.match(text, pos)
-        if not m:
-            raise ValueError(f"malformed run at {text[pos:pos + 10]!r}")
-        code, digits = m.group(1), m.group(2)
+    pfn = start
+    for code, digits in RUN_RE.findall(text):
         if code not in STATES:
             raise ValueError(f"unknown state code {code!r}")
-        length = int(digits) if digits else 1
-        if length == 0 or digits.startswith("0"):
-            raise ValueError(f"bad run length {code}{digits}")
+        if digits:
+            if digits[0] == "0":
+                raise ValueError(f"bad run length {code}{digits}")
+            length = int(digits)
+        else:
+            length = 1
         runs.append(Run(code, pfn, length))
         pfn += length
-        pos = m.end()
-    if not runs:
-        raise ValueError("no runs")
     return runs
 
 
@@ -407,12 +445,12 @@ class _Parser:
         pfn = _int(args[0], "PFN")
         if self.next_pfn is not None and pfn != self.next_pfn:
             snap.map_ok = False
-            what = ("the map starts at PFN 0" if not snap.runs else
+            what = ("the map starts at PFN 0" if not snap.pages_lines else
                     f"the previous line stopped at PFN {self.next_pfn}")
             self.problem(n, f"pages line starts at PFN {pfn}, but {what}",
                          snap)
         try:
-            runs = decode_runs(args[1], pfn)
+            n_runs, n_pages = measure_runs(args[1])
         except ValueError as e:
             snap.map_ok = False
             self.problem(n, f"pages: {e}", snap)
@@ -420,8 +458,10 @@ class _Parser:
             # taken at its word.
             self.next_pfn = None
             return
-        snap.runs.extend(runs)
-        self.next_pfn = runs[-1].end
+        snap.pages_lines.append((pfn, args[1]))
+        snap.n_runs += n_runs
+        snap.n_pages += n_pages
+        self.next_pfn = pfn + n_pages
 
     def end(self, n: int, snap: Snapshot, args: list[str]) -> None:
         _nargs(args, 3, "end SEQ runs=N pages=N")
@@ -433,16 +473,16 @@ class _Parser:
         self.finish_physmap(snap)
         if seq != snap.seq:
             self.problem(n, f"end {seq} closes snapshot {snap.seq}", snap)
-        covered = sum(r.length for r in snap.runs)
+        covered = snap.n_pages
         if covered != snap.max_pfn:
             snap.map_ok = False
             self.problem(n, f"snapshot {snap.seq}: the runs cover {covered} "
                          f"pages, max_pfn is {snap.max_pfn}", snap)
-        if snap.end_runs != len(snap.runs) or snap.end_pages != covered:
+        if snap.end_runs != snap.n_runs or snap.end_pages != covered:
             snap.map_ok = False
             self.problem(n, f"snapshot {snap.seq}: end line says runs="
                          f"{snap.end_runs} pages={snap.end_pages}, the pages "
-                         f"lines held runs={len(snap.runs)} pages={covered}",
+                         f"lines held runs={snap.n_runs} pages={covered}",
                          snap)
         if snap.own_physmap and snap.physmap is not None and \
                 snap.physmap.empty():
@@ -551,7 +591,7 @@ def main(argv: list[str] | None = None) -> int:
         free = {f"{nid}/{z}": free_pages(c) for (nid, z), c in s.free.items()}
         state = "complete" if s.complete else "TRUNCATED"
         print(f"{s.seq:3} {s.label:32} jiffies={s.jiffies} max_pfn="
-              f"{s.max_pfn} runs={len(s.runs)} slabs={len(s.slabs)} "
+              f"{s.max_pfn} runs={s.n_runs} slabs={len(s.slabs)} "
               f"free={free} {state}{'' if s.map_ok else ', map not trusted'}")
     for e in result.errors:
         print(f"mmsnap: {e}")

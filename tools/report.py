@@ -267,9 +267,15 @@ def draw_frag(plt, snaps: list[mmsnap.Snapshot], path: str) -> None:
                 zones.append(key)
     labels = [mmsnap.short_label(s.label) for s in snaps]
     n = len(snaps)
+    # fixed margins (tight_layout would cost a second per figure): per
+    # zone 2 inches of heat map and 1 inch for the rotated snapshot labels
+    height = 0.4 + 3.0 * len(zones)
     fig, axes = plt.subplots(len(zones), 2, squeeze=False, dpi=80,
-                             figsize=(max(8, min(16, 3 + 0.28 * n) * 2),
-                                      1.2 + 2.6 * len(zones)))
+                             figsize=(min(16, max(9, 4 + 0.4 * n)),
+                                      height))
+    fig.subplots_adjust(left=0.05, right=0.96, wspace=0.25,
+                        top=1 - 0.35 / height, bottom=1.0 / height,
+                        hspace=1.0 / 2.0)
     for row, key in enumerate(zones):
         blocks = np.full((mmsnap.MAX_ORDER, n), np.nan)
         index = np.full((mmsnap.MAX_ORDER, n), np.nan)
@@ -309,7 +315,6 @@ def draw_frag(plt, snaps: list[mmsnap.Snapshot], path: str) -> None:
             step = max(1, n // 40)
             ax.set_xticks(range(0, n, step))
             ax.set_xticklabels(labels[::step], rotation=90, fontsize=6)
-    fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
 
