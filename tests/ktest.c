@@ -44,6 +44,7 @@
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "asm/timex.h"
+#include "mm/snapshot.h"
 #include "tests/ktest.h"
 
 #define MAX_RESOURCES 16
@@ -451,6 +452,17 @@ static void ktest_panic_context(void)
 			 t->suite->name, t->name);
 }
 
+bool ktest_current_case(const char **suite, const char **name)
+{
+	const struct ktest *t = READ_ONCE(running);
+
+	if (!t)
+		return false;
+	*suite = t->suite->name;
+	*name = t->name;
+	return true;
+}
+
 static void watchdog_fire(unsigned long unused)
 {
 	const struct ktest *t = READ_ONCE(watched);
@@ -558,6 +570,15 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 	}
 }
 
+/* "suite:NAME", the label of the snapshot after a suite. */
+static const char *suite_label(const struct ktest_suite *s)
+{
+	static char label[64];
+
+	snprintf(label, sizeof(label), "suite:%s", s->name);
+	return label;
+}
+
 static void run_suite(const struct ktest_suite *s, unsigned int num,
 		      struct ktest_counts *total)
 {
@@ -587,6 +608,7 @@ static void run_suite(const struct ktest_suite *s, unsigned int num,
 		printk_raw("ok %u %s # SKIP %s\n", num, s->name, skip);
 	else
 		printk_raw("ok %u %s\n", num, s->name);
+	mm_snapshot_point(MMSNAP_SUITE, suite_label(s));
 	total->pass += counts.pass;
 	total->fail += counts.fail;
 	total->skip += counts.skip;
