@@ -529,6 +529,9 @@ static void check_order3(struct ktest *t, gfp_t gfp, char want)
 	code = mmsnap_page_state(pfn, &nr);
 	KTEST_EXPECT_EQ(t, code, want);
 	KTEST_EXPECT_EQ(t, nr, 8ul);
+	/* Highmem allocations are rare at the named points: print one. */
+	if (want == 'H')
+		mm_snapshot("highmem_order3_held");
 
 	__free_pages(page, 3);
 	capture_live(t, pfn);
