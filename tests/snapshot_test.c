@@ -12,6 +12,7 @@
  */
 #include "asm/pgtable.h"
 #include "kernel/arch.h"
+#include "kernel/cmdline.h"
 #include "lib/sort.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
@@ -567,7 +568,36 @@ static void allocation_shows_then_frees(struct ktest *t)
 	KTEST_EXPECT_EQ(t, nr, 1ul);
 }
 
+/* mmsnap= through the command-line engine, as at boot. */
+static int parse_mmsnap(const char *args)
+{
+	return parse_args(args, __start_setup_params,
+			  (size_t)(__stop_setup_params - __start_setup_params),
+			  CMDLINE_PASS_LATE, NULL, NULL);
+}
+
+static void mmsnap_param_chooses_points(struct ktest *t)
+{
+	unsigned int saved = mmsnap_points;
+
+	KTEST_EXPECT_EQ(t, parse_mmsnap("mmsnap=boot,case"), 0);
+	KTEST_EXPECT_EQ(t, mmsnap_points, (unsigned int)(MMSNAP_BOOT | MMSNAP_CASE));
+	KTEST_EXPECT_EQ(t, parse_mmsnap("mmsnap=all"), 0);
+	KTEST_EXPECT_EQ(t, mmsnap_points, (unsigned int)MMSNAP_ALL);
+	KTEST_EXPECT_EQ(t, parse_mmsnap("mmsnap=suite,end"), 0);
+	KTEST_EXPECT_EQ(t, mmsnap_points, (unsigned int)(MMSNAP_SUITE | MMSNAP_END));
+	/* A bad value is an error and changes nothing. */
+	KTEST_EXPECT_EQ(t, parse_mmsnap("mmsnap=boot,sometimes"), 1);
+	KTEST_EXPECT_EQ(t, mmsnap_points, (unsigned int)(MMSNAP_SUITE | MMSNAP_END));
+	KTEST_EXPECT_EQ(t, parse_mmsnap("mmsnap="), 1);
+	KTEST_EXPECT_EQ(t, mmsnap_points, (unsigned int)(MMSNAP_SUITE | MMSNAP_END));
+	KTEST_EXPECT_EQ(t, parse_mmsnap("mmsnap=off"), 0);
+	KTEST_EXPECT_EQ(t, mmsnap_points, 0u);
+	mmsnap_points = saved;
+}
+
 static const struct ktest_case snapshot_cases[] = {
+	KTEST_CASE(mmsnap_param_chooses_points),
 	KTEST_CASE(rle_merges_runs_and_omits_length_one),
 	KTEST_CASE(rle_breaks_lines_between_runs_only),
 	KTEST_CASE(pages_lines_cover_every_pfn_once),
