@@ -89,7 +89,6 @@
 #include "mm/mmzone.h"
 #include "mm/slab_internal.h"
 #include "mm/snapshot.h"
-#include "tests/ktest.h"
 
 #define PFN_UP(x) ((unsigned long)(((x) + PAGE_SIZE - 1) >> PAGE_SHIFT))
 #define PFN_DOWN(x) ((unsigned long)((x) >> PAGE_SHIFT))
@@ -98,6 +97,8 @@ unsigned int mmsnap_points = MMSNAP_DEFAULT;
 
 static DEFINE_MUTEX(snapshot_mutex);
 static unsigned long snapshots_printed;	/* the next SEQ */
+/* The test case running, as ktest told us (snapshot_mutex). */
+static const char *case_suite, *case_name;
 
 /* ---- mmsnap= ---- */
 
@@ -644,17 +645,22 @@ void mm_snapshot_point(enum mmsnap_point point, const char *label)
 	mutex_unlock(&snapshot_mutex);
 }
 
+void mm_snapshot_set_case(const char *suite, const char *name)
+{
+	mutex_lock(&snapshot_mutex);
+	case_suite = suite;
+	case_name = name;
+	mutex_unlock(&snapshot_mutex);
+}
+
 void mm_snapshot(const char *label)
 {
-	const char *suite, *name;
-
 	snapshot_context_check();
 	if (!(READ_ONCE(mmsnap_points) & MMSNAP_CASE))
 		return;
-	if (!ktest_current_case(&suite, &name))
-		suite = name = "none";
 	mutex_lock(&snapshot_mutex);
-	set_label_locked("case:%s.%s:%s", suite, name, label);
+	set_label_locked("case:%s.%s:%s", case_suite ? case_suite : "none",
+			 case_name ? case_name : "none", label);
 	print_locked();
 	mutex_unlock(&snapshot_mutex);
 }

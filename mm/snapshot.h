@@ -82,5 +82,10 @@ void mm_snapshot_write(struct mmsnap_sink *sink, const char *label,
 void mm_snapshot_point(enum mmsnap_point point, const char *label);
 /* For tests: printed as "case:SUITE.CASE:LABEL" (LABEL: no spaces). */
 void mm_snapshot(const char *label);
+/*
+ * The test runner says which case runs (NULLs: none), for mm_snapshot()'s
+ * label; the names must outlive the case (they are the suite's own).
+ */
+void mm_snapshot_set_case(const char *suite, const char *name);
 
 #endif /* MM_SNAPSHOT_H */

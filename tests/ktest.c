@@ -452,17 +452,6 @@ static void ktest_panic_context(void)
 			 t->suite->name, t->name);
 }
 
-bool ktest_current_case(const char **suite, const char **name)
-{
-	const struct ktest *t = READ_ONCE(running);
-
-	if (!t)
-		return false;
-	*suite = t->suite->name;
-	*name = t->name;
-	return true;
-}
-
 static void watchdog_fire(unsigned long unused)
 {
 	const struct ktest *t = READ_ONCE(watched);
@@ -538,6 +527,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 	volatile bool inited = false;
 
 	WRITE_ONCE(running, &t);
+	mm_snapshot_set_case(s->name, c->name);
 	snapshot(before);
 	watchdog_arm(&t, c);
 	if (arch_setjmp(&env) == 0) {
@@ -553,6 +543,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 	if (!t.skipped)
 		check_leaks(&t, before);
 	watchdog_disarm();
+	mm_snapshot_set_case(NULL, NULL);
 	WRITE_ONCE(running, NULL);
 	note_duration(&t, start);
 	ktest_report_hidden_failures(&t);

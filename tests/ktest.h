@@ -150,12 +150,6 @@ void ktest_expected_reports(bool begin);
 void ktest_capture_start(void (*fn)(const char *line));
 void ktest_capture_stop(void);
 
-/*
- * The case running now (its suite's and its own name): false outside a
- * case.  For mm_snapshot()'s label.
- */
-bool ktest_current_case(const char **suite, const char **name);
-
 /* Runs the misuse scenario named on the command line, if any.  Does not
  * return when one was requested and it did stop the kernel. */
 void ktest_run_misuse(void);
