@@ -64,8 +64,11 @@
  * interrupt; it may sleep).  snapshot_mutex serialises snapshots (they
  * share the static line buffers, so printing allocates nothing and works
  * with memory exhausted); under it zone->lock (briefly, for the counts)
- * and cache_chain_mutex (for the slab lines).  Lock order: snapshot_mutex
- * > cache_chain_mutex; zone->lock is a leaf.
+ * and cache_chain_mutex (for the slab lines, with each cache's list_lock
+ * inside slab_count()).  Lock order: snapshot_mutex > cache_chain_mutex;
+ * zone->lock is a leaf.  mm_snapshot() names the case that the test
+ * runner last reported through mm_snapshot_set_case() (so mm needs nothing
+ * from tests/).
  *
  * Releases: not in Linux 2.6.  The free counts are /proc/buddyinfo's
  * (2.6.x), the slab counts /proc/slabinfo's (version 2.1, 2.6.x), the
@@ -543,16 +546,29 @@ static void zone_state(struct mmsnap_sink *sink, int nid, struct zone *z)
 	}
 }
 
+/* Makes s one token: anything but a printable non-space becomes '_'. */
+static void make_token(char *s, size_t size)
+{
+	for (char *p = s; *p; p++)
+		if (*p <= ' ' || *p > '~')
+			*p = '_';
+	if (!s[0])
+		strscpy(s, "_", size);
+}
+
 static void slab_state(struct mmsnap_sink *sink)
 {
 	struct kmem_cache *cachep;
+	char name[48];
 
 	mutex_lock(&cache_chain_mutex);
 	list_for_each_entry(cachep, &cache_chain, next) {
 		struct slab_counts c;
 
 		slab_count(cachep, &c);
-		emit(sink, "slab %s %u %lu %lu %lu %u", cachep->name,
+		strscpy(name, cachep->name, sizeof(name));
+		make_token(name, sizeof(name));
+		emit(sink, "slab %s %u %lu %lu %lu %u", name,
 		     cachep->buffer_size, c.active_objs, c.num_objs,
 		     c.num_slabs, 1U << cachep->gfporder);
 	}
@@ -587,7 +603,7 @@ static void snapshot_locked(struct mmsnap_sink *sink, unsigned long seq,
 	emit(sink, "end %lu runs=%lu pages=%lu", seq, rle.runs, rle.pages);
 }
 
-/* A label as one token: anything but a printable non-space becomes '_'. */
+/* The label, as one token. */
 static void set_label_locked(const char *fmt, ...)
 {
 	va_list ap;
@@ -595,11 +611,7 @@ static void set_label_locked(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(label_buf, sizeof(label_buf), fmt, ap);
 	va_end(ap);
-	for (char *p = label_buf; *p; p++)
-		if (*p <= ' ' || *p > '~')
-			*p = '_';
-	if (!label_buf[0])
-		strscpy(label_buf, "_", sizeof(label_buf));
+	make_token(label_buf, sizeof(label_buf));
 }
 
 /* Asserts the context every entry point needs: a task that may sleep. */

@@ -75,7 +75,10 @@ char mmsnap_page_state(unsigned long pfn, unsigned long *nr);
 /* The page tables the architecture reports, counted (for the tests). */
 unsigned long mmsnap_nr_page_tables(void);
 
-/* A whole snapshot to sink; physmap: with the physical-map section. */
+/*
+ * A whole snapshot to sink; physmap: with the physical-map section.  It is
+ * not printed, so it does not count: its SEQ is the next printed one's.
+ */
 void mm_snapshot_write(struct mmsnap_sink *sink, const char *label,
 		       bool physmap);
 /* A snapshot printed at a named point, if mmsnap= lets point through. */
