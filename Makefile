@@ -133,7 +133,7 @@ HOST_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -fno-builtin \
 HOST_LDLIBS := $(HOST_SAN) -pthread
 HOST_SUITES := lib cmdline multiboot multiboot2 e820 memblock buddy gfp zone pcp vmstat \
 	       highmem slab kmalloc smp_stress irq_alloc sched timer wait reclaim mempool \
-	       torture lockdep ktest
+	       torture lockdep ktest snapshot
 HOST_SRCS   := $(filter-out lib/string.c,$(wildcard lib/*.c)) \
 	       $(addprefix kernel/,cmdline.c multiboot.c multiboot2.c printk.c panic.c \
 				   smp.c percpu.c version.c kallsyms.c main.c \

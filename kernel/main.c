@@ -29,6 +29,7 @@
 #include "mm/init.h"
 #include "mm/mempool.h"
 #include "mm/slab.h"
+#include "mm/snapshot.h"
 #include "mm/vmscan.h"
 #include "mm/vmstat.h"
 #include "tests/ktest.h"
@@ -102,7 +103,9 @@ static int init_thread(void *unused)
 
 	kswapd_init();
 	ktest_run_misuse();
+	mm_snapshot_point(MMSNAP_BOOT, "boot");
 	failed = ktest_run_all();
+	mm_snapshot_point(MMSNAP_END, "end");
 	show_mem_dumps();
 	show_slabinfo();
 	show_mempools();

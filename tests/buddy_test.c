@@ -49,6 +49,7 @@
 #include "mm/internal.h"
 #include "mm/mm.h"
 #include "mm/mmzone.h"
+#include "mm/snapshot.h"
 #include "tests/ktest.h"
 
 #define ZONE_NAME "buddy_test"
@@ -1025,6 +1026,13 @@ static void random_stress(struct ktest *t)
 			PZ_FREE(t, o, k);
 			frees++;
 		}
+		/*
+		 * Half way through the first draining phase, random frees have
+		 * left the full block fragmented: a picture for the report
+		 * (the block's pages show the private zone's states).
+		 */
+		if (op == STRESS_PHASE + STRESS_PHASE / 8)
+			mm_snapshot("fragmented");
 		if (pz.free_pages != blk_pages - in_use) {
 			KTEST_FAIL(t, "op %lu: free_pages is %lu, %lu pages are live",
 				   op, pz.free_pages, in_use);

@@ -44,6 +44,7 @@
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "asm/timex.h"
+#include "mm/snapshot.h"
 #include "tests/ktest.h"
 
 #define MAX_RESOURCES 16
@@ -526,6 +527,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 	volatile bool inited = false;
 
 	WRITE_ONCE(running, &t);
+	mm_snapshot_set_case(s->name, c->name);
 	snapshot(before);
 	watchdog_arm(&t, c);
 	if (arch_setjmp(&env) == 0) {
@@ -541,6 +543,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 	if (!t.skipped)
 		check_leaks(&t, before);
 	watchdog_disarm();
+	mm_snapshot_set_case(NULL, NULL);
 	WRITE_ONCE(running, NULL);
 	note_duration(&t, start);
 	ktest_report_hidden_failures(&t);
@@ -556,6 +559,15 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 		counts->pass++;
 		printk_raw("    ok %u %s\n", num, c->name);
 	}
+}
+
+/* "suite:NAME", the label of the snapshot after a suite. */
+static const char *suite_label(const struct ktest_suite *s)
+{
+	static char label[64];
+
+	snprintf(label, sizeof(label), "suite:%s", s->name);
+	return label;
 }
 
 static void run_suite(const struct ktest_suite *s, unsigned int num,
@@ -587,6 +599,7 @@ static void run_suite(const struct ktest_suite *s, unsigned int num,
 		printk_raw("ok %u %s # SKIP %s\n", num, s->name, skip);
 	else
 		printk_raw("ok %u %s\n", num, s->name);
+	mm_snapshot_point(MMSNAP_SUITE, suite_label(s));
 	total->pass += counts.pass;
 	total->fail += counts.fail;
 	total->skip += counts.skip;

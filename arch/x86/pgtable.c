@@ -116,6 +116,23 @@ long kernel_pte_pfn(unsigned long vaddr)
 }
 
 /*
+ * Reads the live directory: entries change only at boot and in the
+ * pkmap/fixmap tables (whose directory entries stay), so a walk at any
+ * time sees the same page tables.
+ */
+void arch_for_each_page_table(void (*fn)(unsigned long pfn, void *arg),
+			      void *arg)
+{
+	fn((unsigned long)(__pa(boot_page_dir) >> PAGE_SHIFT), arg);
+	for (unsigned int i = 0; i < 1024; i++) {
+		u32 pde = READ_ONCE(boot_page_dir[i]);
+
+		if ((pde & PTE_P) && !(pde & PDE_PS))
+			fn((unsigned long)(pde >> PAGE_SHIFT), arg);
+	}
+}
+
+/*
  * While application processors start they run their first instructions
  * with paging just enabled at a low physical address, so the low 4 MiB
  * must be mapped 1:1 for that moment.  Off again as soon as they are up:

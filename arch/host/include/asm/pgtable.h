@@ -41,6 +41,12 @@ void set_kernel_pte_uncached(unsigned long vaddr, unsigned long pfn);
 void clear_kernel_pte(unsigned long vaddr);
 long kernel_pte_pfn(unsigned long vaddr);
 void set_identity_low_mapping(bool on);
+/* The kernel's page tables: the host has none, so fn is never called. */
+static inline void arch_for_each_page_table(void (*fn)(unsigned long pfn,
+							void *arg),
+					    void *arg)
+{
+}
 
 /* Drops this CPU's cached translation of one kernel page. */
 static inline void flush_tlb_kernel_page(unsigned long vaddr)

@@ -64,6 +64,14 @@ void map_kernel_page(unsigned long vaddr, phys_addr_t pa,
 /* The physical address behind a kernel virtual address, or ~0 if none. */
 phys_addr_t kernel_page_phys(unsigned long vaddr);
 
+/*
+ * Calls fn(pfn, arg) for every page of the kernel's page tables: the page
+ * directory, then each page table a present, not-large entry points to,
+ * in directory order (for the memory snapshots, mm/snapshot.c).
+ */
+void arch_for_each_page_table(void (*fn)(unsigned long pfn, void *arg),
+			      void *arg);
+
 /* Maps the low 4 MiB 1:1 (for starting CPUs), or removes that mapping. */
 void set_identity_low_mapping(bool on);
 
