@@ -104,7 +104,9 @@ class PhysMap:
     nodes: list[Node] = field(default_factory=list)
     zones: list[Zone] = field(default_factory=list)
     kernel: tuple[int, int] | None = None
-    mem_map: tuple[int, int] | None = None
+    # The struct page array, a range per physically contiguous piece
+    # (mem_map is mapped page by page: one piece on most boots).
+    mem_map: list[tuple[int, int]] = field(default_factory=list)
 
     def empty(self) -> bool:
         return not (self.e820 or self.memory or self.reserved or self.nodes
@@ -438,7 +440,7 @@ class _Parser:
             if kind == "kernel":
                 pm.kernel = _range(args)
             else:
-                pm.mem_map = _range(args)
+                pm.mem_map.append(_range(args))
 
     def pages(self, n: int, snap: Snapshot, args: list[str]) -> None:
         _nargs(args, 2, "pages PFN RUNS")

@@ -12,7 +12,10 @@ numafake2 (numa=fake=2), for each of them that this run booted:
     usable RAM, mem_map inside the memblock reservations, the page-state
     map's K and M pages inside them; each snapshot parses without error,
     its runs add up to max_pfn, and per zone the free pages of each order
-    in the map equal the free line's block count times 2^order; the zones
+    in the map equal the free line's block count times 2^order (in a
+    test's own snapshot, case:..., at least that many: a test may run a
+    private zone over pages it holds, whose free pages the map shows but
+    no free line counts); the zones
     lie in their nodes and add up to them; numafake2 has two nodes that
     split RAM between them.
 
@@ -129,9 +132,12 @@ def relation_problems(name: str, result: mmsnap.Result) -> list[str]:
                                  and covered(memory, *pm.kernel)):
         out.append(f"kernel {pm.kernel} not inside usable RAM (e820 usable "
                    f"and memblock memory)")
-    if pm.mem_map is None or not covered(pm.reserved, *pm.mem_map):
-        out.append(f"mem_map {pm.mem_map} not inside the memblock "
-                   f"reservations")
+    if not pm.mem_map:
+        out.append("no mem_map line")
+    for piece in pm.mem_map:
+        if not covered(pm.reserved, *piece):
+            out.append(f"mem_map piece {piece[0]:#x}-{piece[1]:#x} not "
+                       f"inside the memblock reservations")
     if pm.kernel and not covered(pm.reserved, *pm.kernel):
         out.append(f"kernel {pm.kernel} not inside the memblock reservations")
     max_pfn = first.max_pfn
@@ -157,16 +163,19 @@ def relation_problems(name: str, result: mmsnap.Result) -> list[str]:
         if s.max_pfn != max_pfn:
             out.append(f"{where}: max_pfn {s.max_pfn}, snapshot 0 said "
                        f"{max_pfn}")
-        for code, rng in (("K", pm.kernel), ("M", pm.mem_map)):
+        for code, ranges in (("K", [pm.kernel] if pm.kernel else []),
+                             ("M", pm.mem_map)):
             total = mmsnap.state_counts(s.runs).get(code, 0)
-            if rng is None or not total:
+            if not ranges or not total:
                 out.append(f"{where}: no {code} pages in the page map")
                 continue
-            inside = mmsnap.state_counts(s.runs, rng[0] >> 12,
-                                         (rng[1] + PAGE - 1) >> 12)
-            if inside.get(code, 0) != total:
-                out.append(f"{where}: {total - inside.get(code, 0)} {code} "
-                           f"pages outside {rng[0]:#x}-{rng[1]:#x}")
+            inside = sum(mmsnap.state_counts(
+                s.runs, lo >> 12, (hi + PAGE - 1) >> 12).get(code, 0)
+                for lo, hi in ranges)
+            if inside != total:
+                out.append(f"{where}: {total - inside} {code} pages outside "
+                           + ", ".join(f"{lo:#x}-{hi:#x}"
+                                       for lo, hi in ranges))
         for z in pm.zones:
             counts = s.free.get((z.nid, z.name))
             if counts is None:
@@ -175,7 +184,12 @@ def relation_problems(name: str, result: mmsnap.Result) -> list[str]:
             by_map = mmsnap.free_pages_by_order(s.runs, z.start_pfn,
                                                 z.end_pfn)
             by_line = [c << k for k, c in enumerate(counts)]
-            if by_map != by_line:
+            # A test's snapshot may show pages of a private zone of the
+            # test's own (buddy.random_stress), free in its buddy lists
+            # but not in the zone's: there the map may hold more.
+            own = s.label.startswith("case:")
+            if by_map != by_line and not (own and all(
+                    m >= n for m, n in zip(by_map, by_line))):
                 out.append(f"{where}: node {z.nid} {z.name}: free pages by "
                            f"order in the map {by_map}, the free line says "
                            f"{by_line}")

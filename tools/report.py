@@ -161,8 +161,8 @@ def draw_physmap(plt, snap: mmsnap.Snapshot, path: str) -> None:
             "zone")
     if pm.kernel:
         bar(5, *pm.kernel, STATE_COLOURS["K"], "", "kernel")
-    if pm.mem_map:
-        bar(5, *pm.mem_map, STATE_COLOURS["M"], "", "mem_map")
+    for piece in pm.mem_map:
+        bar(5, *piece, STATE_COLOURS["M"], "", "mem_map")
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels(list(reversed(rows)), fontsize=8)
     ax.set_xlim(0, top)
@@ -186,7 +186,9 @@ def draw_physmap(plt, snap: mmsnap.Snapshot, path: str) -> None:
     if pm.kernel:
         title += f"; kernel {pm.kernel[0]:#x}-{pm.kernel[1]:#x}"
     if pm.mem_map:
-        title += f"; mem_map {pm.mem_map[0]:#x}-{pm.mem_map[1]:#x}"
+        title += "; mem_map " + ", ".join(f"{s:#x}-{e:#x}"
+                                          for s, e in pm.mem_map[:2])
+        title += " ..." if len(pm.mem_map) > 2 else ""
     ax.set_title(title, fontsize=9)
     if beyond:
         fig.text(0.01, 0.01, "above the RAM drawn: " + "; ".join(beyond[:4])

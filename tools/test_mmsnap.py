@@ -69,7 +69,7 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(pm.nodes, [mmsnap.Node(0, 0, 4064, 3967)])
         self.assertEqual(pm.zones, [mmsnap.Zone(0, "DMA", 0, 4064, 3967, 3800)])
         self.assertEqual(pm.kernel, (0x100000, 0x110000))
-        self.assertEqual(pm.mem_map, (0x110000, 0x118000))
+        self.assertEqual(pm.mem_map, [(0x110000, 0x118000)])
         self.assertEqual(a.free, {(0, "DMA"): [1, 0, 1, 0, 0, 0, 0, 0, 0, 0,
                                                 1]})
         self.assertEqual(a.watermarks[(0, "DMA")],
