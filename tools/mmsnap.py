@@ -576,11 +576,15 @@ def expand(runs: list[Run], max_pfn: int) -> bytes:
     return bytes(out)
 
 
-def short_label(label: str) -> str:
-    """A snapshot's label as an axis tick: suite:buddy -> buddy."""
+def short_label(label: str, width: int = 16) -> str:
+    """A snapshot's label as an axis tick: suite:buddy -> buddy, a test's
+    case:buddy.random_stress:fragmented -> fragmented; at most width
+    characters."""
     if label.startswith("suite:"):
-        return label[len("suite:"):]
-    return label
+        label = label[len("suite:"):]
+    elif label.startswith("case:"):
+        label = label.rsplit(":", 1)[-1]
+    return label if len(label) <= width else label[:width - 1] + "~"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -322,8 +322,9 @@ def draw_frag(plt, snaps: list[mmsnap.Snapshot], path: str) -> None:
 
 
 def draw_slab(plt, snap: mmsnap.Snapshot, path: str) -> None:
-    slabs = snap.slabs
-    fig, ax = plt.subplots(figsize=(9, 0.8 + 0.18 * len(slabs)), dpi=80)
+    slabs = [s for s in snap.slabs if s.total]
+    empty = [s.name for s in snap.slabs if not s.total]
+    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.18 * len(slabs)), dpi=80)
     ys = list(range(len(slabs)))[::-1]
     occ = [100 * s.active / s.total if s.total else 0 for s in slabs]
     ax.barh(ys, [100] * len(slabs), color="#deebf7", edgecolor="none")
@@ -339,9 +340,13 @@ def draw_slab(plt, snap: mmsnap.Snapshot, path: str) -> None:
     ax.set_xlabel("objects in use, % of the objects the cache's slabs hold",
                   fontsize=8)
     ax.set_ylim(-0.6, len(slabs) - 0.4)
-    ax.set_title(f"slab occupancy at snapshot {snap.seq} ({snap.label})",
-                 fontsize=9)
-    fig.tight_layout()
+    ax.set_title(f"slab occupancy at snapshot {snap.seq} ({snap.label}, "
+                 f"the one with the most objects in use)", fontsize=9)
+    if empty:
+        fig.text(0.01, 0.01, f"{len(empty)} caches hold no slab: "
+                 + " ".join(empty[:12]) + (" ..." if len(empty) > 12
+                                           else ""), fontsize=6)
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
     fig.savefig(path)
     plt.close(fig)
 
@@ -373,7 +378,9 @@ def choose_snapshots(snaps: list[mmsnap.Snapshot]):
     mapped = [s for s in whole if s.map_ok and s.runs]
     pages = next((s for s in reversed(mapped) if s.label == "end"),
                  mapped[-1] if mapped else None)
-    slab = next((s for s in reversed(whole) if s.slabs), None)
+    # the slabs where most objects are in use (the last such)
+    slab = max(reversed([s for s in whole if s.slabs]), default=None,
+               key=lambda s: sum(c.active for c in s.slabs))
     return phys, pages, [s for s in whole if s.free], slab
 
 
