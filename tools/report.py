@@ -675,7 +675,8 @@ def main(argv: list[str] | None = None) -> int:
         f.write(page(infos, fields, took))
     pictures = sum(len(i["pictures"]) for i in infos)
     problems = sum(len(i["errors"]) for i in infos)
-    print(f"report: {index}: {len(infos)} boots, {pictures} pictures, "
+    print(f"report: {index}: {len(infos)} boot{'s' * (len(infos) != 1)}, "
+          f"{pictures} pictures, "
           f"{problems} problems noted, {took:.1f} s")
     return 0
 
