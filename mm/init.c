@@ -33,8 +33,6 @@
 
 #define BIOS_AREA_START 0x9F000
 #define BIOS_AREA_END 0x100000
-#define PFN_UP(x) ((unsigned long)(((x) + PAGE_SIZE - 1) >> PAGE_SHIFT))
-#define PFN_DOWN(x) ((unsigned long)((x) >> PAGE_SHIFT))
 #define PFN_PHYS(x) ((phys_addr_t)(x) << PAGE_SHIFT)
 #define FOUR_GB (1ULL << 32)
 #define LOW_1MB 0x100000

@@ -78,6 +78,10 @@ PAGEFLAG(Pcp, PG_pcp)
 
 #define PAGE_FLAGS_MASK ((1UL << __NR_PAGEFLAGS) - 1)
 
+/* The first frame that starts at or above an address; the frame that holds it. */
+#define PFN_UP(x) ((unsigned long)(((x) + PAGE_SIZE - 1) >> PAGE_SHIFT))
+#define PFN_DOWN(x) ((unsigned long)((x) >> PAGE_SHIFT))
+
 extern struct page *mem_map;
 extern unsigned long max_pfn;     /* one past the last page frame with a struct page */
 extern unsigned long max_low_pfn; /* one past the last lowmem (linearly mapped) frame */

@@ -30,8 +30,6 @@
 #define FOUR_GB (1ULL << 32)
 #define LOCAL_DISTANCE 10
 #define REMOTE_DISTANCE 20
-#define PFN_UP(x) ((unsigned long)(((x) + PAGE_SIZE - 1) >> PAGE_SHIFT))
-#define PFN_DOWN(x) ((unsigned long)((x) >> PAGE_SHIFT))
 
 int cpu_node_map[NR_CPUS];
 static u8 numa_dist[MAX_NUMNODES][MAX_NUMNODES];

@@ -24,7 +24,7 @@
  *     (pfns); "kernel 0xS 0xE" for the kernel image; "mem_map 0xS 0xE" for
  *     the struct page array.  mem_map is mapped page by page (mm/init.c),
  *     so its frames need not be one range: there is one mem_map line per
- *     physically contiguous piece, in address order (one on most boots).
+ *     physically contiguous piece, in address order (often two or three).
  *   - Then the state, in every snapshot, per node and zone with pages:
  *     "free NID ZONE N0 .. N10", the blocks (not pages) on the free lists
  *     of each order; "watermarks NID ZONE free=N min=N low=N high=N";
@@ -92,9 +92,6 @@
 #include "mm/mmzone.h"
 #include "mm/slab_internal.h"
 #include "mm/snapshot.h"
-
-#define PFN_UP(x) ((unsigned long)(((x) + PAGE_SIZE - 1) >> PAGE_SHIFT))
-#define PFN_DOWN(x) ((unsigned long)((x) >> PAGE_SHIFT))
 
 unsigned int mmsnap_points = MMSNAP_DEFAULT;
 

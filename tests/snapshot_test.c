@@ -23,9 +23,6 @@
 #include "mm/snapshot.h"
 #include "tests/ktest.h"
 
-#define PFN_UP(x) ((unsigned long)(((x) + PAGE_SIZE - 1) >> PAGE_SHIFT))
-#define PFN_DOWN(x) ((unsigned long)((x) >> PAGE_SHIFT))
-
 /* ---- a sink that keeps lines (for the encoder's cases) ---------------- */
 
 #define KEEP_LINES 64
