@@ -2,6 +2,8 @@
 #
 #   make run     installs what is missing, builds, boots in QEMU, runs the self-tests
 #   make test    the whole suite: host tests, the exercises and the QEMU boot matrix
+#   make report  build/report/index.html: the results and pictures of memory
+#                of the last make test's boots (or of LOG=build/run.log)
 #
 # Variables: CROSS (toolchain prefix), MEM, CPUS, APPEND, FIRMWARE (bios or
 # uefi), BOOT (kernel, iso or iso-mb1), MACHINE (q35) for run/debug,
@@ -80,7 +82,7 @@ OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS))) \
 	$(patsubst $(EXTRA_TESTS)/%.c,$(BUILD)/extra/%.o,$(EXTRA_SRCS))
 
 .PHONY: all run test test-qemu test-host test-exercises host fuzz fuzz-build bench-host valgrind iso debug gdb deps clean help \
-	lab
+	lab report
 
 all: $(KERNEL)
 
@@ -324,7 +326,13 @@ test: deps $(KERNEL) $(ISO) $(ISO_MB1)
 	-@$(MAKE) --no-print-directory test-exercises
 	$(PYTHON) tools/runner.py $(RUNNER_ARGS) \
 		--extra-counts $(BUILD)/host-counts.txt $(BUILD)/lab-counts.txt \
-		$(BUILD)/exercise-counts.txt
+		$(BUILD)/exercise-counts.txt --post-check "$(POST_CHECK)"
+
+# After the boots, make test checks the snapshot parser against golden
+# physical maps (tests/mmsnap-golden.txt) and loads a report of a few logs
+# in headless Chromium (tools/postboot_checks.py).
+POST_CHECK = $(PYTHON) tools/postboot_checks.py --logs $(BUILD)/logs \
+	     --only '$(ONLY)' --work $(BUILD)/report-check
 
 test-qemu: deps $(KERNEL) $(ISO) $(ISO_MB1)
 	$(PYTHON) tools/runner.py $(RUNNER_ARGS)
@@ -349,6 +357,16 @@ test-exercises: deps $(KERNEL) $(HOST_BIN)
 	@rm -f $(BUILD)/exercise-counts.txt
 	$(PYTHON) tools/exercises.py --jobs $(EXERCISE_JOBS) \
 		--only '$(ONLY_EXERCISES)' --counts $(BUILD)/exercise-counts.txt
+
+# ---- the report: pictures of memory -------------------------------------
+# make report writes $(BUILD)/report/index.html from every boot log of the
+# last make test ($(BUILD)/logs), or from LOG=FILE alone (make run leaves
+# $(BUILD)/run.log): the KTAP results, the run summary and the pictures
+# drawn from the kernel's memory snapshots (tools/report.py).
+LOG ?=
+report: deps
+	@$(PYTHON) tools/report.py --out $(BUILD)/report --jobs 2 \
+		$(if $(LOG),$(LOG),--logs $(BUILD)/logs --matrix tests/boots.txt)
 
 # ---- course labs ----------------------------------------------------------
 # A lab is a student tree cut from this one: labs/NAME/ holds its hand-out
@@ -417,7 +435,9 @@ PKGS.grade      := $(PKGS.all) qemu-system-x86 git
 PKGS.handin     := $(PKGS.grade)
 PKGS.test-labs  := $(PKGS.grade)
 PKGS.test-exercises := $(PKGS.run) $(PKGS.host) git
-PKGS.test       := $(PKGS.test-host) $(PKGS.test-qemu) gdb git
+PKGS.report     := python3 python3-matplotlib
+PKGS.test       := $(PKGS.test-host) $(PKGS.test-qemu) gdb git \
+		   $(PKGS.report) chromium fonts-dejavu-core
 PKGS.valgrind   := $(PKGS.host) valgrind
 PKGS.bench-host := $(PKGS.host) valgrind libmimalloc-dev libjemalloc-dev python3
 DEPS_TARGETS    := $(sort $(patsubst PKGS.%,%,$(filter-out PKGS.cross,$(filter PKGS.%,$(.VARIABLES)))))

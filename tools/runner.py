@@ -30,7 +30,9 @@ fails when the kernel printed a report line ("BUG:", "WARNING:" or
 reports begin" and "ktest: expected reports end", between which a case
 provokes reports on purpose (tests/ktest_capture.c): the lock
 validator's and might_sleep()'s reports warn and go on, so a boot that
-printed one may still exit 33.  The last line printed
+printed one may still exit 33.  --post-check COMMAND runs checks that
+read the boots' logs once the boots are done; their last "N passed,
+N failed" line joins the totals.  The last line printed
 is "N passed, N failed[, N skipped]"; the exit status is 0 only when
 nothing failed (2 for a usage error).
 
@@ -642,6 +644,36 @@ def read_extra_counts(path: str) -> ktap.Counts:
     raise ValueError("no 'N passed, N failed' line")
 
 
+def run_post_check(command: str) -> tuple[str, ktap.Counts, str]:
+    """Runs the post-boot checks, showing their output; their counts are
+    the last 'N passed, N failed[, N skipped]' line they print (none, or
+    a command that cannot start, counts as one failure)."""
+    print(f"runner: post-boot checks: {command}", flush=True)
+    try:
+        proc = subprocess.run(shlex.split(command), stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT)
+    except OSError as e:
+        print(f"FAIL post-boot checks: {e.strerror}")
+        return command, ktap.Counts(failed=1), f"did not start: {e.strerror}"
+    out = proc.stdout.decode("utf-8", errors="replace")
+    sys.stdout.write(out)
+    words = shlex.split(command)
+    name = os.path.basename(next((w for w in words if w.endswith(".py")),
+                                 words[0]))
+    for line in reversed(out.splitlines()):
+        m = EXTRA_COUNTS_RE.fullmatch(line.strip())
+        if m:
+            counts = ktap.Counts(int(m.group(1)), int(m.group(2)),
+                                 int(m.group(3) or 0))
+            if proc.returncode != 0 and not counts.failed:
+                return name, counts + ktap.Counts(failed=1), \
+                    f"exit status {proc.returncode}"
+            return name, counts, ""
+    print(f"FAIL post-boot checks: no 'N passed, N failed' line "
+          f"(exit status {proc.returncode})")
+    return name, ktap.Counts(failed=1), "no counts line"
+
+
 def indent(text: str, prefix: str = "    ") -> str:
     return "\n".join(prefix + line for line in text.split("\n"))
 
@@ -704,6 +736,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--extra-counts", action="extend", nargs="+", default=[],
                     metavar="FILE", help="add the 'N passed, N failed' line "
                                          "of each FILE to the totals")
+    ap.add_argument("--post-check", metavar="COMMAND",
+                    help="after the boots, run COMMAND (split like a shell "
+                         "would) and add the last 'N passed, N failed' line "
+                         "it prints to the totals: checks that read the "
+                         "boots' logs")
     return ap.parse_args(argv)
 
 
@@ -852,6 +889,8 @@ def run(args: argparse.Namespace) -> int:
     wall = time.monotonic() - started
 
     extras = []
+    if args.post_check:
+        extras.append(run_post_check(args.post_check))
     for path in args.extra_counts:
         try:
             counts, note = read_extra_counts(path), ""
