@@ -196,8 +196,13 @@ class Snapshot:
         """The (nid, zone name) keys of the state, in the order printed."""
         return list(self.free)
 
-    def seconds(self) -> float:
-        return self.jiffies / self.hz if self.hz else 0.0
+    def seconds_since(self, first: "Snapshot") -> float:
+        """Seconds from first to this snapshot.  The kernel prints the raw
+        32-bit jiffies count, which starts 300 s before wrapping (as
+        Linux's INITIAL_JIFFIES), so the difference is taken modulo 2^32."""
+        if not self.hz:
+            return 0.0
+        return ((self.jiffies - first.jiffies) % (1 << 32)) / self.hz
 
 
 @dataclass

@@ -90,7 +90,12 @@ class ParseTest(unittest.TestCase):
                                        mmsnap.Run("S", 288, 2)])
         self.assertEqual(a.runs[-2], mmsnap.Run("k", 3040, 1024))
         self.assertEqual(a.zones(), [(0, "DMA")])
-        self.assertEqual(b.seconds(), 1.0)
+        self.assertEqual(b.seconds_since(a), 0.88)
+        wrapped = mmsnap.Snapshot(seq=2, label="end", line=0,
+                                  jiffies=50, hz=100)
+        before = mmsnap.Snapshot(seq=0, label="boot", line=0,
+                                 jiffies=(1 << 32) - 50, hz=100)
+        self.assertEqual(wrapped.seconds_since(before), 1.0)
 
     def test_free_from_map_matches_free_line(self):
         a = mmsnap.parse(FIRST).snapshots[0]
