@@ -375,9 +375,10 @@ def choose_snapshots(snaps: list[mmsnap.Snapshot]):
     whole = [s for s in snaps if s.complete]
     phys = next((s for s in snaps if s.own_physmap and s.physmap
                  and not s.physmap.empty()), None)
-    mapped = [s for s in whole if s.map_ok and s.runs]
-    pages = next((s for s in reversed(mapped) if s.label == "end"),
-                 mapped[-1] if mapped else None)
+    mapped = [s for s in whole if s.map_ok and s.n_runs]
+    # the page map with the most runs (the last such): the most fragmented
+    # picture teaches most; a quiet machine's end is mostly order-10 blocks
+    pages = max(reversed(mapped), default=None, key=lambda s: s.n_runs)
     # the slabs where most objects are in use (the last such)
     slab = max(reversed([s for s in whole if s.slabs]), default=None,
                key=lambda s: sum(c.active for c in s.slabs))

@@ -124,6 +124,11 @@ class PageTest(unittest.TestCase):
         self.assertEqual(timeline, [snaps[0]])
         self.assertIs(slab, snaps[0])
 
+    def test_page_map_is_the_most_fragmented(self):
+        snaps = mmsnap.parse(FIRST + SECOND).snapshots
+        self.assertGreater(snaps[0].n_runs, snaps[1].n_runs)
+        self.assertIs(report.choose_snapshots(snaps)[1], snaps[0])
+
     def test_page_map_geometry(self):
         self.assertEqual(report.page_map_geometry(4064), (128, 32, 4))
         self.assertEqual(report.page_map_geometry(131040), (512, 256, 1))
