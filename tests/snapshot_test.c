@@ -21,6 +21,7 @@
 #include "mm/mmzone.h"
 #include "mm/slab.h"
 #include "mm/snapshot.h"
+#include "mm/topology.h"
 #include "tests/ktest.h"
 
 /* ---- a sink that keeps lines (for the encoder's cases) ---------------- */
@@ -512,14 +513,18 @@ static void kernel_mem_map_and_page_tables(struct ktest *t)
 	KTEST_EXPECT_EQ(t, mmsnap_nr_page_tables(), nr_pt);
 }
 
-/* An allocation of order 3 shows as 8 pages of U (H in highmem), then free. */
-static void check_order3(struct ktest *t, gfp_t gfp, char want)
+/*
+ * An allocation of order 3 on node nid shows as 8 pages of U (H in
+ * highmem: want says which zone it must have come from), then free.
+ */
+static void check_order3(struct ktest *t, int nid, gfp_t gfp, char want)
 {
-	struct page *page = alloc_pages(gfp | __GFP_NOWARN, 3);
+	struct page *page = alloc_pages_node(nid, gfp | __GFP_NOWARN, 3);
 	unsigned long pfn, nr = 0, order;
 	char code;
 
 	KTEST_ASSERT_NOT_NULL(t, page);
+	KTEST_EXPECT_EQ(t, PageHighMem(page), want == 'H');
 	pfn = page_to_pfn(page);
 	capture_live(t, pfn);
 	for (int i = 0; i < 8; i++)
@@ -549,9 +554,16 @@ static void allocation_shows_then_frees(struct ktest *t)
 	struct page *page;
 	unsigned long pfn, nr = 0;
 
-	check_order3(t, GFP_KERNEL, 'U');
-	if (totalhigh_pages())
-		check_order3(t, GFP_HIGHUSER, 'H');
+	int nid;
+
+	check_order3(t, numa_node_id(), GFP_KERNEL, 'U');
+	/*
+	 * From a node with highmem: another node's HIGHUSER allocation takes
+	 * its own lowmem before a remote node's highmem (node order).
+	 */
+	for_each_online_node(nid)
+		if (populated_zone(&NODE_DATA(nid)->node_zones[ZONE_HIGHMEM]))
+			check_order3(t, nid, GFP_HIGHUSER, 'H');
 
 	/* Order 0 is freed to this CPU's hot list. */
 	page = alloc_page(GFP_KERNEL);
