@@ -31,6 +31,7 @@
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
 #include "lib/bitops.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
@@ -179,7 +180,9 @@ static __always_inline void *__kmalloc(size_t size, gfp_t flags,
 
 	if (unlikely(!cachep))
 		return kmalloc_large(size, flags);
-	return __cache_alloc_caller(cachep, flags, caller);
+	if (MM_DEBUG)
+		might_sleep_if(flags & __GFP_WAIT);
+	return __cache_alloc(cachep, flags, caller);
 }
 
 void *kmalloc(size_t size, gfp_t flags)
