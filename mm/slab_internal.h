@@ -25,6 +25,13 @@
  *   | red zone 1 (8) | object (object_size, rounded to 8) | red zone 2 (8) |
  *   | last allocator (4) | last freer (4) |
  *   ^ the buffer       ^ obj_offset: what the caller gets
+ *
+ * It also holds the slab's fast paths, inline so that kmalloc and the
+ * mempools inline them too (mm/slab.c's design comment).
+ *
+ * Comments "LAB <name>: BEGIN/STUB/END" mark the code a course lab takes
+ * out of a student tree, and the stub it leaves (labs/<name>/README.md;
+ * the format: tools/labtree.py).  Between them is the reference code.
  */
 #ifndef MM_SLAB_INTERNAL_H
 #define MM_SLAB_INTERNAL_H
@@ -196,8 +203,44 @@ static __always_inline void *ac_pop(struct array_cache *ac)
 }
 
 /*
+ * The array's hit, inline (2.6.11's ____cache_alloc): pop a non-empty
+ * array here, and call cache_alloc_cpu() out of line only when it is
+ * empty.  Interrupts off (the caller turned them off just before).
+ */
+static __always_inline void *cache_alloc_array(struct kmem_cache *cachep,
+					       gfp_t flags)
+{
+	/* LAB slab: BEGIN the hit, inline: pop a non-empty array here (ac_pop), without calling cache_alloc_cpu */
+	struct array_cache *ac = __cpu_array(cachep);
+
+	if (likely(ac->avail))
+		return ac_pop(ac);
+	/* LAB slab: END */
+	return cache_alloc_cpu(cachep, flags);
+}
+
+/*
+ * The mirror (2.6.11's __cache_free): push onto an array with room here,
+ * and call cache_free_cpu() out of line only for a full one.  Interrupts
+ * off (the caller turned them off just before).
+ */
+static __always_inline void cache_free_array(struct kmem_cache *cachep,
+					     void *objp)
+{
+	/* LAB slab: BEGIN the push, inline: onto an array with room here, without calling cache_free_cpu */
+	struct array_cache *ac = __cpu_array(cachep);
+
+	if (likely(ac->avail < ac->limit)) {
+		ac->entry[ac->avail++] = objp;
+		return;
+	}
+	/* LAB slab: END */
+	cache_free_cpu(cachep, objp);
+}
+
+/*
  * An object from cachep: the top of this CPU's array, the rest out of
- * line (cache_alloc_cpu).  Inline in kmem_cache_alloc(), kmalloc() and
+ * line (cache_alloc_array, cache_alloc_cpu).  Inline in kmem_cache_alloc(), kmalloc() and
  * mempool_alloc() of a slab pool; caller is whom owner tracking names.
  * Each entry point says might_sleep_if() itself, so that the report
  * names its file (MM_DEBUG builds).
@@ -205,18 +248,13 @@ static __always_inline void *ac_pop(struct array_cache *ac)
 static __always_inline void *__cache_alloc(struct kmem_cache *cachep,
 					   gfp_t flags, unsigned long caller)
 {
-	struct array_cache *ac;
 	unsigned long irqflags;
 	void *objp;
 
 	if (should_fail_alloc(flags))
 		return NULL;
 	local_irq_save(irqflags);
-	ac = __cpu_array(cachep);	/* interrupts just turned off */
-	if (likely(ac->avail))
-		objp = ac_pop(ac);
-	else
-		objp = cache_alloc_cpu(cachep, flags);
+	objp = cache_alloc_array(cachep, flags);
 	local_irq_restore(irqflags);
 	if (unlikely(!objp))
 		return NULL;
@@ -230,22 +268,17 @@ static __always_inline void *__cache_alloc(struct kmem_cache *cachep,
 /*
  * Frees objp to this CPU's array of cachep after the debug checks (no
  * others: kmem_cache_free and kfree check first), a full array out of
- * line (cache_free_cpu).
+ * line (cache_free_array, cache_free_cpu).
  */
 static __always_inline void __cache_free(struct kmem_cache *cachep, void *objp,
 					 unsigned long caller)
 {
-	struct array_cache *ac;
 	unsigned long irqflags;
 
 	if (MM_DEBUG && unlikely(cachep->flags & SLAB_DEBUG_FLAGS))
 		slab_debug_free(cachep, objp, caller);
 	local_irq_save(irqflags);
-	ac = __cpu_array(cachep);	/* interrupts just turned off */
-	if (likely(ac->avail < ac->limit))
-		ac->entry[ac->avail++] = objp;
-	else
-		cache_free_cpu(cachep, objp);
+	cache_free_array(cachep, objp);
 	local_irq_restore(irqflags);
 }
 /* The smallest kmalloc cache of at least size bytes (off-slab descriptors). */
