@@ -203,30 +203,47 @@ valgrind: deps
 # ---- benchmarks against user-space allocators ----------------------------
 # The user-space build again, optimised and without sanitizers, beside
 # glibc, mimalloc and jemalloc; then instruction counts from callgrind.
+# Twice: as the tests build it (MM_DEBUG=1: the page and slab checks on,
+# lockdep on) and as a production kernel would (MM_DEBUG=0, in
+# build/bench-nodebug, booted with debug_locks=0).
 BENCH_BUILD  := $(BUILD)/bench
 BENCH_CFLAGS := $(filter-out $(HOST_SAN) -O1,$(HOST_CFLAGS)) -O2
 BENCH_SRCS   := $(filter-out arch/host/main.c tests/%_test.c,$(HOST_SRCS))
 BENCH_OBJS   := $(patsubst %,$(BENCH_BUILD)/%.o,$(basename $(BENCH_SRCS)))
 BENCH_MAIN   := $(BENCH_BUILD)/tests/host/bench_host.o
 BENCH_BIN    := $(BENCH_BUILD)/bench-host
+BENCH_ND     := $(BUILD)/bench-nodebug
+BENCH_ND_BIN := $(BENCH_ND)/bench-host
+BENCH_ND_OBJS := $(patsubst $(BENCH_BUILD)/%,$(BENCH_ND)/%,$(BENCH_MAIN) $(BENCH_OBJS))
 
 $(BENCH_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call say,BENCHCC,$<)
 	$(Q)$(HOSTCC) $(BENCH_CFLAGS) -c $< -o $@
 
+$(BENCH_ND)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call say,BENCHCC,$@)
+	$(Q)$(HOSTCC) $(BENCH_CFLAGS) -DMM_DEBUG=0 -c $< -o $@
+
 $(BENCH_BIN): $(BENCH_MAIN) $(BENCH_OBJS)
+$(BENCH_ND_BIN): $(BENCH_ND_OBJS)
+$(BENCH_BIN) $(BENCH_ND_BIN):
 	$(call say,BENCHLD,$@)
 	$(Q)$(HOSTCC) -o $@ $^ -pthread -lmimalloc -ljemalloc
 
-bench-host: deps $(BENCH_BIN)
+bench-host: deps $(BENCH_BIN) $(BENCH_ND_BIN)
 	$(BENCH_BIN)
-	@valgrind --tool=callgrind --toggle-collect='cg_*' \
-		--callgrind-out-file=$(BENCH_BUILD)/callgrind.out \
-		$(BENCH_BIN) --callgrind > /dev/null 2>&1
-	@$(PYTHON) tools/callgrind-ops.py $(BENCH_BUILD)/callgrind.out 10000
+	$(BENCH_ND_BIN)
+	@for b in $(BENCH_BIN) $(BENCH_ND_BIN); do \
+		valgrind --tool=callgrind --toggle-collect='cg_*' \
+			--callgrind-out-file=$$(dirname $$b)/callgrind.out \
+			$$b --callgrind > /dev/null 2>&1 || exit 1; \
+	done
+	@$(PYTHON) tools/callgrind-ops.py 10000 MM_DEBUG=1=$(BENCH_BUILD)/callgrind.out \
+		MM_DEBUG=0=$(BENCH_ND)/callgrind.out
 
--include $(BENCH_OBJS:.o=.d) $(BENCH_MAIN:.o=.d)
+-include $(BENCH_OBJS:.o=.d) $(BENCH_MAIN:.o=.d) $(BENCH_ND_OBJS:.o=.d)
 
 # ---- the GRUB ISOs ------------------------------------------------------
 # Two images from one rule, each bootable under BIOS and 32-bit UEFI

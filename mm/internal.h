@@ -49,18 +49,22 @@ void check_new_pages(struct page *page, unsigned int order);
  * The same checks, with the common case - a single page in the expected
  * state - answered inline on the fast path; anything else (a larger
  * block, or a page that is wrong) goes to the full check and its report.
+ * A production build (MM_DEBUG=0, mm/mm.h) leaves single pages
+ * unchecked here: Linux 4.7 took these checks off the order-0 fast path
+ * unless CONFIG_DEBUG_VM (doing them a batch at a time on refill and
+ * drain instead, which mm86 does not); larger blocks are checked always.
  */
 static inline void free_page_check_fast(struct page *page, unsigned int order)
 {
-	if (unlikely(order || page->private ||
-		     (page->flags & PAGE_FLAGS_CHECK_AT_FREE)))
+	if (unlikely(order || (MM_DEBUG && (page->private ||
+					    (page->flags & PAGE_FLAGS_CHECK_AT_FREE)))))
 		free_pages_check(page, order);
 }
 
 static inline void new_page_check_fast(struct page *page, unsigned int order)
 {
-	if (unlikely(order || page_count(page) ||
-		     (page->flags & PAGE_FLAGS_CHECK_AT_PREP)))
+	if (unlikely(order || (MM_DEBUG && (page_count(page) ||
+					    (page->flags & PAGE_FLAGS_CHECK_AT_PREP)))))
 		check_new_pages(page, order);
 }
 

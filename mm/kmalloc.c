@@ -2,7 +2,9 @@
  * mm/kmalloc.c - kmalloc() and friends: general-purpose allocations from
  * a ladder of slab caches, "size-32" ... "size-131072" (and "size-N(DMA)"
  * twins for GFP_DMA), as in Linux 2.6 (2.6.11's malloc_sizes).  A request
- * takes the smallest class that fits (2.6.11); larger requests go straight
+ * takes the smallest class that fits (2.6.11), found for sizes up to 192
+ * bytes in a table indexed by (size - 1) / 8 (SLUB's size_index, 2.6.23)
+ * rather than by walking the ladder; larger requests go straight
  * to the page allocator as a multi-page block whose order is kept in its
  * head page - a deviation: 2.6.11's __kmalloc returned NULL above the
  * largest class.
@@ -10,7 +12,9 @@
  * kfree() needs no size: a slab page knows its cache, and a large block's
  * head page carries KMALLOC_LARGE and its order.  Anything else handed to
  * kfree() - an address inside no allocation, an object of a cache that is
- * not a kmalloc cache, a large block freed twice - is a "BUG:" report.
+ * not a kmalloc cache, a large block freed twice - is a "BUG:" report
+ * (the checks of a slab object are MM_DEBUG's, mm/mm.h: a production
+ * build trusts it, as 2.6 without DEBUG did).
  * ksize() is what the caller may use: the whole class, or the whole
  * block.  krealloc() (2.6.22's) keeps the object while the new size fits
  * in ksize(), and otherwise copies ksize() bytes - it cannot know how many
@@ -27,6 +31,7 @@
  */
 #include "kernel/bug.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
 #include "lib/bitops.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
@@ -50,8 +55,25 @@ static struct cache_sizes malloc_sizes[] = {
 };
 #undef CACHE
 
+/*
+ * The class of every size up to SIZE_INDEX_MAX, by (size - 1) / 8: one
+ * load instead of the walk up the ladder (SLUB's size_index, 2.6.23),
+ * filled from kmalloc_class() at boot.  Every class up to there is a
+ * multiple of 8, so a step of 8 sizes never straddles two.
+ */
+#define SIZE_INDEX_MAX 192
+static u8 size_index[SIZE_INDEX_MAX / 8];
+
+static struct cache_sizes *kmalloc_class(size_t size);
+
 void kmalloc_caches_init(void)
 {
+	for (unsigned int i = 0; i < ARRAY_SIZE(size_index); i++) {
+		struct cache_sizes *cs = kmalloc_class((i + 1) * 8);
+
+		BUG_ON(!cs || cs->cs_size % 8);
+		size_index[i] = (u8)(cs - malloc_sizes);
+	}
 	/* Ascending: an off-slab class takes its descriptors from a smaller one. */
 	for (unsigned int i = 0; i < ARRAY_SIZE(malloc_sizes); i++) {
 		struct cache_sizes *cs = &malloc_sizes[i];
@@ -98,10 +120,18 @@ struct kmem_cache *kmalloc_slab_for(size_t size)
 	return cs ? cs->cs_cachep : NULL;
 }
 
-/* The cache a request takes; NULL when no class serves it: pages do. */
-static struct kmem_cache *kmalloc_cache(size_t size, gfp_t flags)
+/* kmalloc_class(), through size_index for the small sizes (0 walks). */
+static inline struct cache_sizes *kmalloc_size_class(size_t size)
 {
-	struct cache_sizes *cs = kmalloc_class(size);
+	if (likely(size - 1 < SIZE_INDEX_MAX))
+		return &malloc_sizes[size_index[(size - 1) / 8]];
+	return kmalloc_class(size);
+}
+
+/* The cache a request takes; NULL when no class serves it: pages do. */
+static inline struct kmem_cache *kmalloc_cache(size_t size, gfp_t flags)
+{
+	struct cache_sizes *cs = kmalloc_size_class(size);
 
 	if (!cs)
 		return NULL;
@@ -143,13 +173,16 @@ static void *kmalloc_large(size_t size, gfp_t flags)
  * (slab_debug=U) names the code that called kmalloc/kzalloc/krealloc, not
  * one of them.
  */
-static void *__kmalloc(size_t size, gfp_t flags, unsigned long caller)
+static __always_inline void *__kmalloc(size_t size, gfp_t flags,
+				       unsigned long caller)
 {
 	struct kmem_cache *cachep = kmalloc_cache(size, flags);
 
-	if (!cachep)
+	if (unlikely(!cachep))
 		return kmalloc_large(size, flags);
-	return __cache_alloc_caller(cachep, flags, caller);
+	if (MM_DEBUG)
+		might_sleep_if(flags & __GFP_WAIT);
+	return __cache_alloc(cachep, flags, caller);
 }
 
 void *kmalloc(size_t size, gfp_t flags)
@@ -169,19 +202,26 @@ void *kcalloc(size_t n, size_t size, gfp_t flags)
 	return __kmalloc(n * size, flags | __GFP_ZERO, _RET_IP_);
 }
 
-/* What kfree/ksize are given: a kmalloc cache's object, or a large head. */
-static struct kmem_cache *kmalloc_owner(const void *objp, const char *fn,
-					struct page **pagep)
+/*
+ * What kfree/ksize are given: a kmalloc cache's object, or a large head.
+ * A production build (MM_DEBUG=0) trusts a slab object, as 2.6's kfree
+ * did without DEBUG; a large block is checked always (it is rare).
+ */
+static __always_inline struct kmem_cache *kmalloc_owner(const void *objp,
+							const char *fn,
+							struct page **pagep)
 {
 	struct page *page;
 
-	if (!virt_addr_valid(objp))
+	if (MM_DEBUG && unlikely(!virt_addr_valid(objp)))
 		slab_bug(NULL, objp, "%s: %p is not a live kmalloc object", fn,
 			 objp);
 	page = *pagep = virt_to_page(objp);
-	if (PageSlab(page)) {
+	if (likely(PageSlab(page))) {
 		struct kmem_cache *cachep = page_get_cache(page);
 
+		if (!MM_DEBUG)
+			return cachep;
 		if (!(cachep->flags & CFLGS_KMALLOC))
 			slab_bug(cachep, objp,
 				 "%s: %p belongs to cache %s, not to kmalloc",
@@ -203,15 +243,15 @@ static struct kmem_cache *kmalloc_owner(const void *objp, const char *fn,
 	slab_bug(NULL, objp, "%s: %p is not a live kmalloc object", fn, objp);
 }
 
-static void __kfree(const void *objp, unsigned long caller)
+static __always_inline void __kfree(const void *objp, unsigned long caller)
 {
 	struct kmem_cache *cachep;
 	struct page *page;
 
-	if (!objp)
+	if (unlikely(!objp))
 		return;
 	cachep = kmalloc_owner(objp, "kfree", &page);
-	if (cachep) {
+	if (likely(cachep)) {
 		__cache_free(cachep, (void *)objp, caller);
 		return;
 	}

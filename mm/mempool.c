@@ -34,6 +34,12 @@
  * elements mempool_alloc() has handed out and mempool_free() not yet
  * taken back (each CPU counts its own, lock-free: see hand_out()).
  *
+ * The fast path (memory plentiful) is the allocator's: a slab pool's
+ * kmem_cache_alloc/kmem_cache_free are inlined (pool_alloc, pool_free),
+ * not called through the pool's pointers, and the per-CPU counts are two
+ * local adds, so mempool_alloc + mempool_free cost little more than the
+ * cache's pair.
+ *
  * Debugging: when the element's memory is debugged - a slab pool whose
  * cache poisons (slab_debug=P), a kmalloc pool whose size class does,
  * or a page pool under page_poison=1 - a reserve element is filled with
@@ -401,18 +407,19 @@ void mempool_destroy(mempool_t *pool)
 /* ---- allocating and freeing ------------------------------------------ */
 
 /*
- * Counts an element handed out in this CPU's slot, with preemption off
- * from the lookup to the adds (get_cpu()): the slot stays this CPU's,
- * and an interrupt handler on this CPU adds with single instructions
- * too, so the slot needs no lock.
+ * Counts an element handed out in this CPU's slot.  Tasks never migrate
+ * here, so the CPU read before the adds is still the one they run on;
+ * each add is one instruction (local_add), which neither an interrupt
+ * handler nor a task preempting this one on the same CPU can split: the
+ * slot needs no lock and no preemption off around it (Linux's this_cpu
+ * adds, 2.6.33, without the get_cpu()/put_cpu() pair).
  */
 static inline void *hand_out(mempool_t *pool, void *element, bool reserve)
 {
-	struct mempool_cpu *c = &pool->cpu[get_cpu()];
+	struct mempool_cpu *c = &pool->cpu[raw_smp_processor_id()];
 
 	local_add(1, &c->out);
 	local_add(1, &c->allocs);
-	put_cpu();
 	if (reserve)
 		__atomic_fetch_add(&pool->from_reserve, 1, __ATOMIC_RELAXED);
 	return element;
@@ -434,6 +441,33 @@ unsigned long mempool_allocs(const mempool_t *pool)
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
 		allocs += READ_ONCE(pool->cpu[cpu].allocs);
 	return (unsigned long)allocs;
+}
+
+/*
+ * The fast path's call of the pool's allocator and free function: a slab
+ * pool's are inlined (the slab array's pop and push, with kmem_cache_free's
+ * check in MM_DEBUG builds), with no indirect call; any other pool's are
+ * called through the pointers.  caller is whom slab owner tracking names.
+ */
+static __always_inline void *pool_alloc(mempool_t *pool, int gfp_mask,
+					unsigned long caller)
+{
+	if (likely(pool->alloc == mempool_alloc_slab))
+		return __cache_alloc(pool->pool_data, (gfp_t)gfp_mask, caller);
+	return pool->alloc(gfp_mask, pool->pool_data);
+}
+
+static __always_inline void pool_free(mempool_t *pool, void *element,
+				      unsigned long caller)
+{
+	if (likely(pool->free == mempool_free_slab)) {
+		if (MM_DEBUG)
+			slab_check_free(pool->pool_data, element,
+					"kmem_cache_free");
+		__cache_free(pool->pool_data, element, caller);
+		return;
+	}
+	pool->free(element, pool->pool_data);
 }
 
 /* LAB mempool: BEGIN mempool_alloc(): the allocator without __GFP_WAIT and __GFP_IO, then the reserve, then wait and retry */
@@ -488,9 +522,10 @@ void *mempool_alloc(mempool_t *pool, int gfp_mask)
 	int gfp_nowait = (gfp_mask & ~(__GFP_WAIT | __GFP_IO)) | __GFP_NOWARN;
 	void *element;
 
-	might_sleep_if(gfp_mask & __GFP_WAIT);
+	if (MM_DEBUG)
+		might_sleep_if(gfp_mask & __GFP_WAIT);
 	/* 1. The allocator, without sleeping or I/O. */
-	element = pool->alloc(gfp_nowait, pool->pool_data);
+	element = pool_alloc(pool, gfp_nowait, _RET_IP_);
 	if (likely(element))
 		return hand_out(pool, element, false);
 	return mempool_alloc_slow(pool, gfp_mask, gfp_nowait);
@@ -511,12 +546,11 @@ void *mempool_alloc(mempool_t *pool, int gfp_mask)
 
 void mempool_free(void *element, mempool_t *pool)
 {
-	if (!element)
+	if (unlikely(!element))
 		return;
-	local_add(-1, &pool->cpu[get_cpu()].out);
-	put_cpu();
+	local_add(-1, &pool->cpu[raw_smp_processor_id()].out);	/* hand_out() */
 	/* LAB mempool: BEGIN mempool_free(): refill a short reserve first (poisoned, waking a waiter) */
-	if (READ_ONCE(pool->curr_nr) < READ_ONCE(pool->min_nr)) {
+	if (unlikely(READ_ONCE(pool->curr_nr) < READ_ONCE(pool->min_nr))) {
 		unsigned long flags;
 
 		poison_element(pool, element, false);
@@ -530,7 +564,7 @@ void mempool_free(void *element, mempool_t *pool)
 		spin_unlock_irqrestore(&pool->lock, flags);
 	}
 	/* LAB mempool: END */
-	pool->free(element, pool->pool_data);
+	pool_free(pool, element, _RET_IP_);
 }
 
 /* ---- the usual allocators ------------------------------------------- */

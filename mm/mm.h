@@ -28,6 +28,19 @@
 #include "lib/types.h"
 #include "mm/gfp.h"
 
+/*
+ * MM_DEBUG: the allocators' debugging checks, which a production Linux
+ * compiles out (CONFIG_DEBUG_VM's page checks on the per-CPU fast paths,
+ * DEBUG_SLAB's red zones and poison, the checks of what is freed, the
+ * might_sleep() reports): 1, the default, in every build the tests run
+ * (the boot matrix, the host suites); 0 only where the benchmark measures
+ * a production build (make bench-host).  The slow paths keep their
+ * checks either way.
+ */
+#ifndef MM_DEBUG
+#define MM_DEBUG 1
+#endif
+
 struct page {
 	unsigned long flags;
 	int _count;

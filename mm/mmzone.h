@@ -111,12 +111,23 @@ struct zone {
 	struct per_cpu_pageset pageset[NR_CPUS];
 };
 
+/*
+ * This CPU's pageset ps, whose address its caller took with interrupts
+ * off in the same function, as the per-CPU list paths do (nothing to
+ * assert): the count without a second lookup.
+ */
+static inline void __pageset_stat_inc(struct per_cpu_pageset *ps,
+				      enum zone_stat_item item)
+{
+	ps->stat[item]++;
+}
+
 /* Interrupts off (asserted), so also no preemption and no migration. */
 static inline void __zone_stat_add(struct zone *z, enum zone_stat_item item,
 				   unsigned long n)
 {
 	lockdep_assert_irqs_disabled();
-	z->pageset[smp_processor_id()].stat[item] += n;
+	z->pageset[raw_smp_processor_id()].stat[item] += n;
 }
 
 static inline void __zone_stat_inc(struct zone *z, enum zone_stat_item item)

@@ -29,6 +29,13 @@
  * above its low mark and the zone above pages_low: pages on a list are
  * outside free_pages, so the watermarks judge the zone's buddy lists
  * alone, as 2.6.15+ checked zone_watermark_ok before buffered_rmqueue.
+ * It is later Linux's fast path in 2.6's structures: inlined into
+ * alloc_pages()/alloc_pages_node() with no zonelist walk when the
+ * preferred zone passes; the watermark inlined too, where order 0 folds
+ * to one comparison (4.7's zone_watermark_fast shortcut); the free
+ * inlined into __free_pages() down to the list push, the batch trim out
+ * of line.  The order-0 page state checks are MM_DEBUG's (mm/mm.h;
+ * CONFIG_DEBUG_VM's since 4.7, see mm/internal.h).
  *
  * Allocation (__alloc_pages) has the shape of Linux 2.6's:
  *  - try every zone of the zonelist at pages_low (plus lowmem_reserve
@@ -85,6 +92,9 @@
  *    (2.6.18: __mod_zone_page_state/mod_zone_page_state).
  *  - page state checks (prep_new_page, free_pages_check) run outside the
  *    lock: the pages are exclusively the caller's there.
+ *  - the per-CPU fast paths read smp_processor_id() raw: they turned
+ *    interrupts off in the same function just before, which is what its
+ *    preemption check would have looked for.
  *
  * Comments "LAB <name>: BEGIN/STUB/END" mark the code a course lab takes
  * out of a student tree, and the stub it leaves (labs/<name>/README.md;
@@ -250,16 +260,17 @@ struct page *rmqueue_locked(struct zone *zone, unsigned int order)
 
 /* ---- page state checks ----------------------------------------------- */
 
-static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
+static __always_inline void prep_new_page(struct page *page, unsigned int order,
+					  gfp_t gfp)
 {
 	new_page_check_fast(page, order);
-	if (page_poisoning)
+	if (unlikely(page_poisoning))
 		check_poison_pages(page, 1U << order);
 	page->private = order;
 	if (order)
 		__SetPageHead(page);
 	set_page_count(page, 1);
-	if (gfp & __GFP_ZERO)
+	if (unlikely(gfp & __GFP_ZERO))
 		for (unsigned long i = 0; i < (1UL << order); i++)
 			clear_highpage(page + i);
 }
@@ -293,17 +304,18 @@ static void __free_pages_ok(struct page *page, unsigned int order)
 }
 
 /* Drops the caller's reference; true when it was the last one. */
-static bool put_page_testzero(struct page *page)
+static inline bool put_page_testzero(struct page *page)
 {
-	if (page_count(page) <= 0)
+	if (MM_DEBUG && unlikely(page_count(page) <= 0))
 		bad_page(page, "freeing a page that is not allocated (refcount 0): double free?");
 	return __atomic_sub_fetch(&page->_count, 1, __ATOMIC_ACQ_REL) == 0;
 }
 
-static void check_page_pointer(const struct page *page, const char *fn)
+/* MM_DEBUG only: a production build trusts the pointer, as 2.6 did. */
+static inline void check_page_pointer(const struct page *page, const char *fn)
 {
-	if (page < mem_map || page >= mem_map + max_pfn ||
-	    ((unsigned long)page - (unsigned long)mem_map) % sizeof(*page)) {
+	if (MM_DEBUG && unlikely(page < mem_map || page >= mem_map + max_pfn ||
+	    ((unsigned long)page - (unsigned long)mem_map) % sizeof(*page))) {
 		pr_alert("BUG: %s: %p is not a struct page (not an allocation)\n",
 			 fn, (const void *)page);
 		dump_stack();
@@ -311,14 +323,14 @@ static void check_page_pointer(const struct page *page, const char *fn)
 	}
 }
 
-static void free_hot_cold_page(struct page *page, bool cold);
+static __always_inline void free_hot_cold_page(struct page *page, bool cold);
 
 void __free_pages(struct page *page, unsigned int order)
 {
 	check_page_pointer(page, "__free_pages");
 	BUG_ON(order >= MAX_ORDER);
 	if (put_page_testzero(page)) {
-		if (order == 0)
+		if (likely(order == 0))
 			free_hot_cold_page(page, false);
 		else
 			__free_pages_ok(page, order);
@@ -490,7 +502,8 @@ static int rmqueue_bulk(struct zone *zone, int count, struct list_head *list)
  * Gives up to count pages from the cold end of a list back: one lock.
  * Interrupts off (asserted): list is this CPU's.
  */
-static int free_pages_bulk(struct zone *zone, int count, struct list_head *list)
+static __noinline int free_pages_bulk(struct zone *zone, int count,
+				  struct list_head *list)
 {
 	/* LAB pcp: BEGIN give up to count pages from the list's cold end back, one zone lock */
 	int i;
@@ -571,16 +584,21 @@ struct page *pcp_alloc(struct zone *zone, bool cold)
 	/* LAB pcp: END */
 }
 
-/* Puts a free order-0 page on this CPU's list of zone (checked already). */
-void pcp_free(struct zone *zone, struct page *page, bool cold)
+/*
+ * Puts a free order-0 page on this CPU's list of zone (checked already).
+ * Inlined into free_hot_cold_page(); pcp_free() is its entry for tests.
+ */
+static __always_inline void __pcp_free(struct zone *zone, struct page *page,
+				       bool cold)
 {
 	/* LAB pcp: BEGIN put on this CPU's hot or cold list, trimmed by a batch at high */
 	struct per_cpu_pages *pcp;
 	unsigned long flags;
 
 	local_irq_save(flags);
-	pcp = &zone->pageset[smp_processor_id()].pcp[cold];
-	if (pcp->count >= pcp->high)
+	/* Interrupts just turned off: smp_processor_id()'s check is moot. */
+	pcp = &zone->pageset[raw_smp_processor_id()].pcp[cold];
+	if (unlikely(pcp->count >= pcp->high))
 		pcp->count -= free_pages_bulk(zone, pcp->batch, &pcp->list);
 	__SetPagePcp(page);
 	list_add(&page->lru, &pcp->list);
@@ -597,17 +615,22 @@ void pcp_free(struct zone *zone, struct page *page, bool cold)
 	/* LAB pcp: END */
 }
 
-static void free_hot_cold_page(struct page *page, bool cold)
+void pcp_free(struct zone *zone, struct page *page, bool cold)
 {
-	if (pcp_bypass) {
+	__pcp_free(zone, page, cold);
+}
+
+static __always_inline void free_hot_cold_page(struct page *page, bool cold)
+{
+	if (unlikely(pcp_bypass)) {
 		__free_pages_ok(page, 0);
 		return;
 	}
 	free_page_check_fast(page, 0);
 	account_reclaimed(0);
-	if (page_poisoning)
+	if (unlikely(page_poisoning))
 		poison_pages(page, 1);
-	pcp_free(page_zone(page), page, cold);
+	__pcp_free(page_zone(page), page, cold);
 }
 
 /* Empties this CPU's two lists of one zone. */
@@ -682,10 +705,13 @@ static inline long watermark_min(unsigned long mark, int alloc_flags)
  * at each order below the request enough of the free pages must be in
  * blocks at least that large - otherwise a high-order request could pass
  * on a zone whose free memory is all single pages.  For order 0 the loop
- * is empty: one comparison, which is all the fast path pays.
+ * is empty: one comparison, which is all the fast path pays (it inlines
+ * __zone_watermark_ok() with constant order and flags).
  */
-bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
-		       enum zone_type classzone_idx, int alloc_flags)
+static __always_inline bool __zone_watermark_ok(struct zone *z, unsigned int order,
+						unsigned long mark,
+						enum zone_type classzone_idx,
+						int alloc_flags)
 {
 	long min = watermark_min(mark, alloc_flags);
 	long free = (long)z->free_pages - (1L << order) + 1;
@@ -704,6 +730,12 @@ bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
 	return free > min;
 	*/
 	/* LAB zones: END */
+}
+
+bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
+		       enum zone_type classzone_idx, int alloc_flags)
+{
+	return __zone_watermark_ok(z, order, mark, classzone_idx, alloc_flags);
 }
 
 static struct page *rmqueue(struct zone *zone, unsigned int order, gfp_t gfp)
@@ -901,52 +933,68 @@ got_pg_fast:
  * else - an empty or low list, another order, an odd mask - takes the
  * full path too, which refills the list under the zone lock.
  */
-static struct page *alloc_page_fast(struct zone *zone, gfp_t gfp_mask)
+static __always_inline struct page *alloc_page_fast(struct zone *zone,
+						    gfp_t gfp_mask)
 {
+	struct per_cpu_pageset *ps;
 	struct per_cpu_pages *pcp;
 	struct page *page = NULL;
 	unsigned long flags;
 
-	if (!zone_watermark_ok(zone, 0, zone->pages_low, zone_idx(zone), 0))
+	if (unlikely(!__zone_watermark_ok(zone, 0, zone->pages_low,
+					  zone_idx(zone), 0)))
 		return NULL;
 	local_irq_save(flags);
-	pcp = &zone->pageset[smp_processor_id()].pcp[!!(gfp_mask & __GFP_COLD)];
-	if (pcp->count > pcp->low) {
+	/* Interrupts just turned off: smp_processor_id()'s check is moot. */
+	ps = &zone->pageset[raw_smp_processor_id()];
+	pcp = &ps->pcp[!!(gfp_mask & __GFP_COLD)];
+	if (likely(pcp->count > pcp->low)) {
 		page = pcp_take(pcp);
-		__zone_stat_inc(zone, NR_PCP_HIT);
-		__zone_stat_inc(zone, NR_ALLOC_FAST);
+		__pageset_stat_inc(ps, NR_PCP_HIT);
+		__pageset_stat_inc(ps, NR_ALLOC_FAST);
 	}
 	local_irq_restore(flags);
-	if (page)
+	if (likely(page))
 		prep_new_page(page, 0, gfp_mask);
 	return page;
 }
 
-struct page *alloc_pages_node(int nid, gfp_t gfp_mask, unsigned int order)
+/*
+ * Both entry points, inlined into each: the order-0 fast path, else the
+ * full one.  The zonelist is the caller's node's.
+ */
+static __always_inline struct page *alloc_pages_zonelist(gfp_t gfp_mask,
+							 unsigned int order,
+							 struct zonelist *zl)
 {
-	struct zonelist *zl;
-
-	might_sleep_if(gfp_mask & __GFP_WAIT);
+	if (MM_DEBUG)
+		might_sleep_if(gfp_mask & __GFP_WAIT);
 	if (should_fail_alloc(gfp_mask))
 		return NULL;
-	if (nid < 0)
-		nid = numa_node_id();
-	if (WARN_ON(nid >= nr_online_nodes))
-		return NULL;
-	zl = node_zonelist(nid, gfp_mask);
-	if (order == 0 && zl->zones[0] && !pcp_bypass &&
-	    !(gfp_mask & ~__GFP_BITS_MASK)) {
+	if (likely(order == 0 && zl->zones[0] && !pcp_bypass &&
+		   !(gfp_mask & ~__GFP_BITS_MASK))) {
 		struct page *page = alloc_page_fast(zl->zones[0], gfp_mask);
 
-		if (page)
+		if (likely(page))
 			return page;
 	}
 	return __alloc_pages(gfp_mask, order, zl);
 }
 
+struct page *alloc_pages_node(int nid, gfp_t gfp_mask, unsigned int order)
+{
+	if (nid < 0)
+		nid = numa_node_id();
+	if (WARN_ON(nid >= nr_online_nodes))
+		return NULL;
+	return alloc_pages_zonelist(gfp_mask, order, node_zonelist(nid, gfp_mask));
+}
+
+/* This CPU's node: a valid one, so nothing to check. */
 struct page *alloc_pages(gfp_t gfp_mask, unsigned int order)
 {
-	return alloc_pages_node(numa_node_id(), gfp_mask, order);
+	return alloc_pages_zonelist(gfp_mask, order,
+				    node_zonelist(numa_node_id(), gfp_mask));
 }
 
 unsigned long __get_free_pages(gfp_t gfp_mask, unsigned int order)

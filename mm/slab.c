@@ -19,7 +19,14 @@
  * array gives its oldest batchcount back (2.6.11); a slab that empties
  * goes back to the page allocator once its node holds more than
  * free_limit free objects (2.6.11); slabs are kept per node and a refill
- * takes from this CPU's node (2.6.14).  Not followed: shared and alien
+ * takes from this CPU's node (2.6.14).  The hit is inline in the entry
+ * points (mm/slab_internal.h: kmalloc and the mempools inline it too)
+ * and the refill and the flush out of line (2.6.11's
+ * ____cache_alloc/cache_alloc_refill and __cache_free/cache_flusharray
+ * split), so a hit saves no registers for calls it does not make.  The
+ * checks of what kmem_cache_free() is given and the slab debugging
+ * (mm/slab_debug.c) are MM_DEBUG's (mm/mm.h): a production build compiles
+ * them out, as 2.6 without DEBUG had none.  Not followed: shared and alien
  * arrays, the small refill of an untouched array, and a
  * kmem_cache_shrink() that returns whether slabs remain - here it
  * returns the pages freed (docs/linux-2.6.md lists these).
@@ -271,12 +278,15 @@ static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
  * This CPU's array (2.6's cpu_cache_get).  Interrupts must be off: a
  * handler on this CPU pushes and pops the same array, and with them on a
  * task preempted between the lookup and the push would share it with the
- * task that runs next (asserted).
+ * task that runs next (asserted by cpu_array(); __cpu_array(), in
+ * mm/slab_internal.h, is for the fast paths that turn them off in the
+ * same function just before).
  */
-static struct array_cache *cpu_array(struct kmem_cache *cachep)
+static __always_inline struct array_cache *cpu_array(struct kmem_cache *cachep)
 {
 	lockdep_assert_irqs_disabled();
-	return cachep->array[smp_processor_id()];
+	/* Interrupts off, just asserted: smp_processor_id()'s check is moot. */
+	return __cpu_array(cachep);
 }
 
 /*
@@ -320,22 +330,22 @@ static unsigned int take_objs_locked(struct kmem_cache *cachep,
  * last (cache-hot).  An empty array first takes up to batchcount objects
  * from this node's slabs under one list_lock; when the node has none, a
  * slab is made (2.6.11's ____cache_alloc and cache_alloc_refill).
- * Interrupts off (asserted).
+ * Interrupts off (asserted).  __cache_alloc() (mm/slab_internal.h) pops
+ * a non-empty array itself and calls this out of line for the rest, as
+ * 2.6.11's
+ * ____cache_alloc called cache_alloc_refill: the fast path then saves no
+ * registers for the refill's calls.
  */
-static void *cache_alloc_cpu(struct kmem_cache *cachep, gfp_t flags)
+__noinline void *cache_alloc_cpu(struct kmem_cache *cachep, gfp_t flags)
 {
 	/* LAB slab: BEGIN pop the top of this CPU's array; an empty array takes a batch from the slabs first */
-	struct array_cache *ac;
+	struct array_cache *ac = cpu_array(cachep);	/* asserts IRQs off */
 	struct kmem_list3 *l3;
-	int nid = numa_node_id();
+	int nid;
 
-	lockdep_assert_irqs_disabled();
-
-	ac = cpu_array(cachep);
-	if (likely(ac->avail)) {
-		ac->touched = 1;
-		return ac->entry[--ac->avail];
-	}
+	if (likely(ac->avail))
+		return ac_pop(ac);
+	nid = numa_node_id();
 retry:
 	l3 = &cachep->nodelists[nid];
 	spin_lock(&l3->list_lock);
@@ -358,8 +368,7 @@ retry:
 			goto retry;
 		}
 	}
-	ac->touched = 1;
-	return ac->entry[--ac->avail];
+	return ac_pop(ac);
 	/* LAB slab: STUB
 	int nid = numa_node_id();
 	struct kmem_list3 *l3 = &cachep->nodelists[nid];
@@ -381,9 +390,11 @@ retry:
  * Puts a freed object on top of this CPU's array.  A full array first
  * gives its oldest batchcount objects back to their slabs, and keeps the
  * rest, the newest, at its bottom (2.6.11's cache_flusharray).
- * Interrupts off (asserted).
+ * Interrupts off (asserted).  __cache_free() (mm/slab_internal.h)
+ * pushes onto an array with room itself and calls this out of line for a
+ * full one (2.6.11's __cache_free and cache_flusharray).
  */
-static void cache_free_cpu(struct kmem_cache *cachep, void *objp)
+__noinline void cache_free_cpu(struct kmem_cache *cachep, void *objp)
 {
 	/* LAB slab: BEGIN push onto this CPU's array; a full array first gives its oldest batch back */
 	struct array_cache *ac = cpu_array(cachep);
@@ -430,47 +441,23 @@ static unsigned int drain_cpu_caches(struct kmem_cache *cachep)
 
 /* ---- allocating and freeing ------------------------------------------ */
 
-static void *__cache_alloc(struct kmem_cache *cachep, gfp_t flags,
-			   unsigned long caller)
-{
-	unsigned long irqflags;
-	void *objp;
-
-	might_sleep_if(flags & __GFP_WAIT);
-	if (should_fail_alloc(flags))
-		return NULL;
-	local_irq_save(irqflags);
-	objp = cache_alloc_cpu(cachep, flags);
-	local_irq_restore(irqflags);
-	if (!objp)
-		return NULL;
-	if (unlikely(cachep->flags & SLAB_DEBUG_FLAGS))
-		slab_debug_alloc(cachep, objp, caller);
-	if (flags & __GFP_ZERO)
-		memset(objp, 0, cachep->object_size);
-	return objp;
-}
-
 void *kmem_cache_alloc(struct kmem_cache *cachep, gfp_t flags)
 {
+	if (MM_DEBUG)
+		might_sleep_if(flags & __GFP_WAIT);
 	return __cache_alloc(cachep, flags,
 			     (unsigned long)__builtin_return_address(0));
 }
 
-/* kmalloc's entry: the caller it reports is kmalloc's caller. */
-void *__cache_alloc_caller(struct kmem_cache *cachep, gfp_t flags,
-			   unsigned long caller)
-{
-	return __cache_alloc(cachep, flags, caller);
-}
-
 /*
  * The object must be a live object of this cache: where it points is
- * checked always (it is cheap and catches a free to the wrong cache);
- * whether it is live is checked with debugging on.
+ * checked in every MM_DEBUG build (it catches a free to the wrong cache);
+ * whether it is live is checked with slab debugging on.  A production
+ * build (MM_DEBUG=0) checks nothing, as 2.6's kmem_cache_free without
+ * DEBUG did not.
  */
-static void check_free(struct kmem_cache *cachep, const void *objp,
-		       const char *fn)
+static __always_inline void check_free(struct kmem_cache *cachep,
+				       const void *objp, const char *fn)
 {
 	struct page *page;
 
@@ -484,20 +471,17 @@ static void check_free(struct kmem_cache *cachep, const void *objp,
 			 fn, objp, cachep->name);
 }
 
-void __cache_free(struct kmem_cache *cachep, void *objp, unsigned long caller)
+/* check_free() for the mempools' inline free. */
+void slab_check_free(struct kmem_cache *cachep, const void *objp,
+		     const char *fn)
 {
-	unsigned long irqflags;
-
-	if (unlikely(cachep->flags & SLAB_DEBUG_FLAGS))
-		slab_debug_free(cachep, objp, caller);
-	local_irq_save(irqflags);
-	cache_free_cpu(cachep, objp);
-	local_irq_restore(irqflags);
+	check_free(cachep, objp, fn);
 }
 
 void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 {
-	check_free(cachep, objp, "kmem_cache_free");
+	if (MM_DEBUG)
+		check_free(cachep, objp, "kmem_cache_free");
 	__cache_free(cachep, objp, (unsigned long)__builtin_return_address(0));
 }
 

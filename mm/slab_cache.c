@@ -207,6 +207,9 @@ static bool setup_cache(struct kmem_cache *cachep, const char *name,
 
 	memset(cachep, 0, sizeof(*cachep));
 	flags |= slab_debug_flags(name);
+	/* A production build (MM_DEBUG=0) has no slab debugging (2.6: !DEBUG). */
+	if (!MM_DEBUG)
+		flags &= ~SLAB_DEBUG_FLAGS;
 	if (ctor)
 		flags &= ~SLAB_POISON; /* poison would undo the constructor */
 	if (flags & SLAB_HWCACHE_ALIGN) {

@@ -19,6 +19,10 @@
  *  - F: frees are checked against the cache's free chains and CPU arrays,
  *    which catches a double free even without red zones.
  *
+ * A build with MM_DEBUG=0 (mm/mm.h; make bench-host's production build)
+ * has none of this: kmem_cache_create() drops the debug flags and the
+ * fast paths do not look for them, as 2.6 without CONFIG_DEBUG_SLAB.
+ *
  * Every report is one "BUG:" line naming the cache, the object and what
  * was found, then details, and stops the kernel: corrupted memory must not
  * be handed out.

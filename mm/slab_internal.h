@@ -25,14 +25,24 @@
  *   | red zone 1 (8) | object (object_size, rounded to 8) | red zone 2 (8) |
  *   | last allocator (4) | last freer (4) |
  *   ^ the buffer       ^ obj_offset: what the caller gets
+ *
+ * It also holds the slab's fast paths, inline so that kmalloc and the
+ * mempools inline them too (mm/slab.c's design comment).
+ *
+ * Comments "LAB <name>: BEGIN/STUB/END" mark the code a course lab takes
+ * out of a student tree, and the stub it leaves (labs/<name>/README.md;
+ * the format: tools/labtree.py).  Between them is the reference code.
  */
 #ifndef MM_SLAB_INTERNAL_H
 #define MM_SLAB_INTERNAL_H
 
 #include "kernel/nr_cpus.h"
 #include "kernel/mutex.h"
+#include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "lib/list.h"
+#include "lib/string.h"
+#include "mm/fault_inject.h"
 #include "mm/mm.h"
 #include "mm/mmzone.h"
 #include "mm/slab.h"
@@ -152,24 +162,6 @@ static inline long obj_to_index(const struct kmem_cache *cachep,
 	return off / (long)cachep->buffer_size;
 }
 
-/* Frees objp to cachep's CPU array, after the debug checks (no others). */
-void __cache_free(struct kmem_cache *cachep, void *objp, unsigned long caller);
-void *__cache_alloc_caller(struct kmem_cache *cachep, gfp_t flags,
-			   unsigned long caller);
-/* The smallest kmalloc cache of at least size bytes (off-slab descriptors). */
-struct kmem_cache *kmalloc_slab_for(size_t size);
-void kmalloc_caches_init(void);
-
-/* Totals over a cache's nodes and CPUs (slabinfo, tests). */
-struct slab_counts {
-	unsigned long num_objs, active_objs, in_arrays;
-	unsigned long num_slabs, active_slabs, free_slabs;
-};
-void slab_count(struct kmem_cache *cachep, struct slab_counts *c);
-
-/* Objects handed out and not yet freed, over every cache. */
-unsigned long slab_live_objects(void);
-
 /* ---- debugging (mm/slab_debug.c) ---- */
 
 /* The SLAB_* debug flags slab_debug= asks for this cache's name. */
@@ -187,5 +179,120 @@ void slab_debug_free(struct kmem_cache *cachep, void *objp,
 /* Reports a misuse in one "BUG:" line plus details, and stops the kernel. */
 void slab_bug(struct kmem_cache *cachep, const void *objp, const char *fmt, ...)
 	__printf(3, 4) __noreturn;
+
+/* ---- the fast paths (mm/slab.c's design comment) ---- */
+
+/* The slow halves, out of line in mm/slab.c; interrupts off (asserted). */
+void *cache_alloc_cpu(struct kmem_cache *cachep, gfp_t flags);
+void cache_free_cpu(struct kmem_cache *cachep, void *objp);
+/* kmem_cache_free's check of what it is given (MM_DEBUG builds). */
+void slab_check_free(struct kmem_cache *cachep, const void *objp,
+		     const char *fn);
+
+/* This CPU's array: for code that turned interrupts off just before. */
+static __always_inline struct array_cache *__cpu_array(struct kmem_cache *cachep)
+{
+	return cachep->array[raw_smp_processor_id()];
+}
+
+/* The top of a non-empty array: the object freed here last. */
+static __always_inline void *ac_pop(struct array_cache *ac)
+{
+	ac->touched = 1;
+	return ac->entry[--ac->avail];
+}
+
+/*
+ * The array's hit, inline (2.6.11's ____cache_alloc): pop a non-empty
+ * array here, and call cache_alloc_cpu() out of line only when it is
+ * empty.  Interrupts off (the caller turned them off just before).
+ */
+static __always_inline void *cache_alloc_array(struct kmem_cache *cachep,
+					       gfp_t flags)
+{
+	/* LAB slab: BEGIN the hit, inline: pop a non-empty array here (ac_pop), without calling cache_alloc_cpu */
+	struct array_cache *ac = __cpu_array(cachep);
+
+	if (likely(ac->avail))
+		return ac_pop(ac);
+	/* LAB slab: END */
+	return cache_alloc_cpu(cachep, flags);
+}
+
+/*
+ * The mirror (2.6.11's __cache_free): push onto an array with room here,
+ * and call cache_free_cpu() out of line only for a full one.  Interrupts
+ * off (the caller turned them off just before).
+ */
+static __always_inline void cache_free_array(struct kmem_cache *cachep,
+					     void *objp)
+{
+	/* LAB slab: BEGIN the push, inline: onto an array with room here, without calling cache_free_cpu */
+	struct array_cache *ac = __cpu_array(cachep);
+
+	if (likely(ac->avail < ac->limit)) {
+		ac->entry[ac->avail++] = objp;
+		return;
+	}
+	/* LAB slab: END */
+	cache_free_cpu(cachep, objp);
+}
+
+/*
+ * An object from cachep: the top of this CPU's array, the rest out of
+ * line (cache_alloc_array, cache_alloc_cpu).  Inline in kmem_cache_alloc(), kmalloc() and
+ * mempool_alloc() of a slab pool; caller is whom owner tracking names.
+ * Each entry point says might_sleep_if() itself, so that the report
+ * names its file (MM_DEBUG builds).
+ */
+static __always_inline void *__cache_alloc(struct kmem_cache *cachep,
+					   gfp_t flags, unsigned long caller)
+{
+	unsigned long irqflags;
+	void *objp;
+
+	if (should_fail_alloc(flags))
+		return NULL;
+	local_irq_save(irqflags);
+	objp = cache_alloc_array(cachep, flags);
+	local_irq_restore(irqflags);
+	if (unlikely(!objp))
+		return NULL;
+	if (MM_DEBUG && unlikely(cachep->flags & SLAB_DEBUG_FLAGS))
+		slab_debug_alloc(cachep, objp, caller);
+	if (unlikely(flags & __GFP_ZERO))
+		memset(objp, 0, cachep->object_size);
+	return objp;
+}
+
+/*
+ * Frees objp to this CPU's array of cachep after the debug checks (no
+ * others: kmem_cache_free and kfree check first), a full array out of
+ * line (cache_free_array, cache_free_cpu).
+ */
+static __always_inline void __cache_free(struct kmem_cache *cachep, void *objp,
+					 unsigned long caller)
+{
+	unsigned long irqflags;
+
+	if (MM_DEBUG && unlikely(cachep->flags & SLAB_DEBUG_FLAGS))
+		slab_debug_free(cachep, objp, caller);
+	local_irq_save(irqflags);
+	cache_free_array(cachep, objp);
+	local_irq_restore(irqflags);
+}
+/* The smallest kmalloc cache of at least size bytes (off-slab descriptors). */
+struct kmem_cache *kmalloc_slab_for(size_t size);
+void kmalloc_caches_init(void);
+
+/* Totals over a cache's nodes and CPUs (slabinfo, tests). */
+struct slab_counts {
+	unsigned long num_objs, active_objs, in_arrays;
+	unsigned long num_slabs, active_slabs, free_slabs;
+};
+void slab_count(struct kmem_cache *cachep, struct slab_counts *c);
+
+/* Objects handed out and not yet freed, over every cache. */
+unsigned long slab_live_objects(void);
 
 #endif /* MM_SLAB_INTERNAL_H */

@@ -1,29 +1,61 @@
 #!/usr/bin/env python3
-"""Instructions per operation from a callgrind profile of bench-host.
+"""Instructions per operation from callgrind profiles of bench-host.
 
 bench-host --callgrind runs each hot path COUNT times inside a function
 named cg_*; callgrind, collecting only inside those functions, counts
-their inclusive instructions.  This prints instructions per operation:
-    python3 tools/callgrind-ops.py callgrind.out COUNT
+their inclusive instructions.  This prints instructions per operation,
+one column per build, and each goal of issue 17 beside its figure:
+    python3 tools/callgrind-ops.py COUNT [LABEL=]callgrind.out ...
+(a LABEL may hold "=" itself: the file is what follows the last one)
 """
 import re
 import subprocess
 import sys
 
+# Paths whose figure has a goal: (the goal's text, test(figures of a build)).
+GOALS = {
+    "mm86_page_pair": ("<= 150", lambda f: f["mm86_page_pair"] <= 150),
+    "mm86_cache64_pair": ("<= mimalloc64",
+                          lambda f: f["mm86_cache64_pair"] <= f["mimalloc64_pair"]),
+    "mm86_kmalloc64_pair": ("< 185 (the issue's figure)",
+                            lambda f: f["mm86_kmalloc64_pair"] < 185),
+}
 
-def main():
-    out, count = sys.argv[1], int(sys.argv[2])
+
+def figures(out, count):
     text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out],
                           stdout=subprocess.PIPE, check=True).stdout.decode()
-    rows = []
+    rows = {}
     for line in text.splitlines():
-        m = re.match(r"\s*([\d,]+)\s.*?(cg_\w+)", line)
-        if m:
-            rows.append((m.group(2), int(m.group(1).replace(",", ""))))
+        m = re.match(r"\s*([\d,]+)\s.*?\bcg_(\w+)", line)
+        if m and m.group(2) not in rows:
+            rows[m.group(2)] = int(m.group(1).replace(",", "")) / count
+    return rows
+
+
+def main():
+    count = int(sys.argv[1])
+    builds = [arg.rsplit("=", 1) if "=" in arg else ("instructions", arg)
+              for arg in sys.argv[2:]]
+    data = [(label, figures(out, count)) for label, out in builds]
+    names = sorted({n for _, f in data for n in f}, key=lambda n: (not n.startswith("mm86"), n))
     print("\ninstructions per alloc+free (callgrind, %d operations each)" % count)
-    for name, ir in rows:
-        print("  %-28s %8.1f" % (name[3:], ir / count))
-    return 0 if rows else 1
+    print("  %-22s" % "path" + "".join(" | %14s" % label for label, _ in data) + " | goal")
+    ok = True
+    for n in names:
+        cells = "".join(" | %14.1f" % f[n] if n in f else " | %14s" % "-" for _, f in data)
+        goal = ""
+        if n in GOALS:
+            text, test = GOALS[n]
+            verdicts = ["met" if test(f) else "not met" for _, f in data]
+            goal = "%s: %s" % (text, ", ".join(verdicts))
+        print("  %-22s%s | %s" % (n, cells, goal))
+    for label, f in data:
+        if "mm86_mempool64_pair" in f and "mm86_cache64_pair" in f:
+            r = f["mm86_mempool64_pair"] / f["mm86_cache64_pair"]
+            print("  mempool / kmem_cache-64 (%s) = %.2fx (goal <= 1.2x: %s)"
+                  % (label, r, "met" if r <= 1.2 else "not met"))
+    return 0 if all(f for _, f in data) else 1
 
 
 if __name__ == "__main__":

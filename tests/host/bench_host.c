@@ -19,7 +19,14 @@
  * through mi_malloc/mi_free, jemalloc through mallocx/dallocx.
  *
  * With --callgrind it runs each hot path once, COUNT times, in a function
- * of its own (cg_*), for valgrind --tool=callgrind to count instructions.
+ * of its own (cg_*), for valgrind --tool=callgrind to count instructions:
+ * mempool_alloc + mempool_free of a slab pool runs on the same 64-byte
+ * cache as the kmem_cache pair, so that the two compare.
+ *
+ * The build says which checks it pays for: MM_DEBUG=1 (the tests' build:
+ * page and slab checks, booted with lockdep on) or MM_DEBUG=0 (a
+ * production kernel's: the checks compiled out, booted with
+ * debug_locks=0); both print it first.
  */
 #include <jemalloc/jemalloc.h>
 #include <mimalloc.h>
@@ -30,10 +37,12 @@
 
 #include "arch/host/host.h"
 #include "kernel/arch.h"
+#include "kernel/lockdep.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
 #include "mm/gfp.h"
 #include "mm/internal.h"
+#include "mm/mempool.h"
 #include "mm/mm.h"
 #include "mm/slab.h"
 
@@ -55,6 +64,7 @@ struct allocator {
 };
 
 static struct kmem_cache *cache64, *cache256;
+static mempool_t *pool64;
 
 static void *mm86_page_alloc(size_t size)
 {
@@ -360,6 +370,18 @@ __attribute__((noinline)) void cg_mm86_cache64_pair(void)
 		kmem_cache_free(cache64, kmem_cache_alloc(cache64, GFP_KERNEL));
 }
 
+__attribute__((noinline)) void cg_mm86_cache256_pair(void)
+{
+	for (int i = 0; i < COUNT; i++)
+		kmem_cache_free(cache256, kmem_cache_alloc(cache256, GFP_KERNEL));
+}
+
+__attribute__((noinline)) void cg_mm86_mempool64_pair(void)
+{
+	for (int i = 0; i < COUNT; i++)
+		mempool_free(mempool_alloc(pool64, GFP_KERNEL), pool64);
+}
+
 __attribute__((noinline)) void cg_mm86_kmalloc64_pair(void)
 {
 	for (int i = 0; i < COUNT; i++)
@@ -392,13 +414,21 @@ int main(int argc, char **argv)
 	host_memory_init(ARENA);
 	arch_early_init();
 	console_loglevel = 1;
-	kernel_setup(host_boot_info(ARENA, "loglevel=1"));
+	kernel_setup(host_boot_info(ARENA, MM_DEBUG ? "loglevel=1" :
+						      "loglevel=1 debug_locks=0"));
 	cache64 = kmem_cache_create("bench-64", 64, 0, 0, NULL);
 	cache256 = kmem_cache_create("bench-256", 256, 0, 0, NULL);
+	pool64 = mempool_create_slab_pool(4, cache64);
+	printf("mm86 bench-host build: MM_DEBUG=%d (%s), lockdep %s\n", MM_DEBUG,
+	       MM_DEBUG ? "page and slab checks on, as the tests run" :
+			  "page and slab checks compiled out, as in production",
+	       debug_locks ? "on" : "off");
 
 	if (callgrind) {
 		cg_mm86_page_pair();
 		cg_mm86_cache64_pair();
+		cg_mm86_cache256_pair();
+		cg_mm86_mempool64_pair();
 		cg_mm86_kmalloc64_pair();
 		cg_bare_pair();
 		cg_mimalloc64_pair();
