@@ -461,17 +461,21 @@ __attribute__((noinline)) void cg_glibc64_pair(void)
  *   1. a page C is used (written) and freed cold (free_cold_page());
  *   2. time passes: other memory (CC_SWEEP bytes, several times the
  *      simulated last-level cache) is touched, so C leaves every cache;
- *   3. the CPU reads its working set W (CC_WS bytes, 7/8 of the simulated
- *      D1: the "perhaps useful data");
- *   4. a page H is used (written) and freed hot (__free_page()).
+ *   3. the CPU reads its working set W, the "perhaps useful data", and
+ *      uses a page H (writes it) and frees it hot (__free_page()): W and
+ *      H together fill the cache, as a working cache is full.  Once for
+ *      D1: W is CC_WS_D1, 7 of D1's 8 ways, and H, whose 64 lines fall
+ *      on each of D1's 64 sets once, the 8th; once for LL: W is LL less
+ *      the page at H's place in LL's last way (a page covers 64 of LL's
+ *      1024 sets).
  *
- * (a) Allocate a page and overwrite it (cc_a_*_write), then read W again
- *     (cc_a_*_ws).  Hot: the allocation returns H; cold: C.
+ * (a) Allocate a page and overwrite it (cc_a_*_write_*), then read W
+ *     again (cc_a_*_ws_*).  Hot: the allocation returns H; cold: C.
  * (b) A driver allocates a page for a device to fill (hot: H; cold:
  *     __GFP_COLD gives C); the device fills it; then the CPU allocates its
- *     own next page (GFP_KERNEL), overwrites it (cc_b_*_write) and reads
- *     W (cc_b_*_ws).  A hot page given to the device is a hot page the
- *     CPU no longer gets.
+ *     own next page (GFP_KERNEL), overwrites it (cc_b_*_write_*) and
+ *     reads W (cc_b_*_ws_*).  A hot page given to the device is a hot
+ *     page the CPU no longer gets.
  *
  * The device's fill is pread(2) from /dev/zero: the host kernel writes the
  * page, and cachegrind simulates only the program's own accesses, as a
@@ -483,8 +487,8 @@ __attribute__((noinline)) void cg_glibc64_pair(void)
  *
  * Each scenario runs CC_ROUNDS times with this CPU's lists primed between
  * their low and high marks (so that the allocations come from the lists,
- * not a refill) and interrupts off on this CPU; every allocation's page is
- * checked to be the one the scenario expects.  Only the cc_* functions'
+ * not a refill) and interrupts off on this CPU; the pages handed out are
+ * checked to be the ones the scenario expects.  Only the cc_* functions'
  * own accesses are counted (valgrind 3.19's cachegrind has no client
  * requests to start and stop; tools/cachegrind-hotcold.py sums the
  * figures per function, so each is a function of its own: noipa keeps
@@ -493,32 +497,56 @@ __attribute__((noinline)) void cg_glibc64_pair(void)
  * would, but not counted.
  */
 #define CC_ROUNDS 8
-#define CC_WS (28UL << 10)
-#define CC_SWEEP (4UL << 20)
+#define CC_WS_D1 (28UL << 10)	/* 7 of the simulated D1's 8 ways */
+#define CC_WS_LL (1UL << 20)	/* the simulated LL, less H's page (cc_skip) */
+#define CC_LL_WAY (64UL << 10)	/* one way of the simulated LL (1 MiB, 16-way) */
+#define CC_SWEEP (4UL << 20)	/* 4x the simulated LL */
 
-static unsigned char cc_ws[CC_WS] __attribute__((aligned(4096)));
+/*
+ * W, aligned to an LL way by hand: with a 64 KiB-aligned static array the
+ * program's debug information is lost to valgrind 3.19's cachegrind.
+ */
+static unsigned char *cc_ws;
 static unsigned char *cc_sweep;
 static volatile unsigned long cc_sink;
+/* The page of W not read: H's place in LL's last way, so W and H fill LL. */
+static unsigned long cc_skip;
 
 /* The measured accesses: every word of a page written, every word of W read. */
 #define CC_WRITE(name)                                                     \
-	__attribute__((noipa)) void cc_##name(void *page)               \
+	__attribute__((noipa)) void cc_##name(void *page)                  \
 	{                                                                  \
 		volatile unsigned long *w = page;                          \
 		for (unsigned long i = 0; i < PAGE_SIZE / sizeof(*w); i++) \
 			w[i] = i;                                          \
 	}
-#define CC_READ(name)                                                      \
+#define CC_READ(name, bytes)                                               \
 	__attribute__((noipa)) unsigned long cc_##name(void)               \
 	{                                                                  \
 		const volatile unsigned long *w = (const void *)cc_ws;     \
-		unsigned long sum = 0;                                     \
-		for (unsigned long i = 0; i < CC_WS / sizeof(*w); i++)     \
-			sum += w[i];                                       \
+		unsigned long sum = 0, n = sizeof(*w);                     \
+		for (unsigned long i = 0; i < (bytes) / n; i++)            \
+			if (i * n - cc_skip >= PAGE_SIZE)                  \
+				sum += w[i];                               \
 		return sum;                                                \
 	}
-CC_WRITE(a_hot_write) CC_WRITE(a_cold_write) CC_WRITE(b_hot_write) CC_WRITE(b_cold_write)
-CC_READ(a_hot_ws) CC_READ(a_cold_ws) CC_READ(b_hot_ws) CC_READ(b_cold_ws)
+#define CC_SCENARIO(s, ws)                                                 \
+	CC_WRITE(s##_hot_write_##ws) CC_WRITE(s##_cold_write_##ws)         \
+	CC_READ(s##_hot_ws_##ws, CC_WS_##ws) CC_READ(s##_cold_ws_##ws, CC_WS_##ws)
+CC_SCENARIO(a, D1) CC_SCENARIO(a, LL) CC_SCENARIO(b, D1) CC_SCENARIO(b, LL)
+
+/* The measured functions of one scenario and working set: [cold]. */
+struct cc_measure {
+	void (*write[2])(void *page);
+	unsigned long (*ws[2])(void);
+	unsigned long ws_bytes;
+};
+
+#define CC_MEASURE(s, ws)                                                  \
+	{ { cc_##s##_hot_write_##ws, cc_##s##_cold_write_##ws },           \
+	  { cc_##s##_hot_ws_##ws, cc_##s##_cold_ws_##ws }, CC_WS_##ws }
+static const struct cc_measure cc_a[] = { CC_MEASURE(a, D1), CC_MEASURE(a, LL) };
+static const struct cc_measure cc_b[] = { CC_MEASURE(b, D1), CC_MEASURE(b, LL) };
 
 /* The same accesses, not counted: the history before the measurement. */
 static __attribute__((noipa)) void cc_setup_write(void *p, unsigned long bytes)
@@ -529,13 +557,14 @@ static __attribute__((noipa)) void cc_setup_write(void *p, unsigned long bytes)
 		w[i] = i;
 }
 
-static __attribute__((noipa)) void cc_setup_read_ws(void)
+static __attribute__((noipa)) void cc_setup_read_ws(unsigned long bytes)
 {
 	const volatile unsigned long *w = (const void *)cc_ws;
-	unsigned long sum = 0;
+	unsigned long sum = 0, n = sizeof(*w);
 
-	for (unsigned long i = 0; i < CC_WS / sizeof(*w); i++)
-		sum += w[i];
+	for (unsigned long i = 0; i < bytes / n; i++)
+		if (i * n - cc_skip >= PAGE_SIZE)
+			sum += w[i];
 	cc_sink = sum;
 }
 
@@ -570,8 +599,12 @@ static void cc_prime_lists(struct zone *zone)
 	}
 }
 
-/* Steps 1-4 of the scenario: returns H, sets *c to C. */
-static struct page *cc_history(struct zone *zone, struct page **c)
+/*
+ * Steps 1-4 of the scenario: returns H, sets *c to C.  H is allocated
+ * before W is read, so that W can leave H's lines their room.
+ */
+static struct page *cc_history(struct zone *zone, unsigned long ws_bytes,
+			       struct page **c)
 {
 	struct page *h;
 
@@ -582,13 +615,58 @@ static struct page *cc_history(struct zone *zone, struct page **c)
 	cc_setup_write(page_address(*c), PAGE_SIZE);
 	free_cold_page(*c);
 	cc_setup_write(cc_sweep, CC_SWEEP);
-	cc_setup_read_ws();
 	h = alloc_page(GFP_KERNEL);
 	if (!h || page_zone(h) != zone)
 		cc_fail("no page H from the expected zone");
+	cc_skip = ws_bytes;
+	if (ws_bytes == CC_WS_LL)
+		cc_skip = CC_WS_LL - CC_LL_WAY +
+			  ((unsigned long)page_address(h) & (CC_LL_WAY - 1));
+	cc_setup_read_ws(ws_bytes);
 	cc_setup_write(page_address(h), PAGE_SIZE);
 	__free_page(h);
 	return h;
+}
+
+/* (a): the page handed out is overwritten, then W read. */
+static void cc_overwrite(struct zone *zone, const struct cc_measure *m, int cold)
+{
+	struct page *c, *h, *p;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	h = cc_history(zone, m->ws_bytes, &c);
+	p = alloc_page(GFP_KERNEL | (cold ? __GFP_COLD : 0));
+	if (p != (cold ? c : h))
+		cc_fail("(a): the lists did not hand out the expected page");
+	m->write[cold](page_address(p));
+	cc_sink += m->ws[cold]();
+	__free_page(p);
+	local_irq_restore(flags);
+}
+
+/* (b): the page handed out is filled by a device; the CPU's next one written, then W read. */
+static void cc_device_fill(struct zone *zone, int zero, const struct cc_measure *m,
+			   int cold)
+{
+	struct page *c, *h, *d, *p;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	h = cc_history(zone, m->ws_bytes, &c);
+	d = alloc_page(GFP_KERNEL | (cold ? __GFP_COLD : 0));
+	if (d != (cold ? c : h))
+		cc_fail("(b): the lists did not hand out the expected page");
+	if (pread(zero, page_address(d), PAGE_SIZE, 0) != (ssize_t)PAGE_SIZE)
+		cc_fail("the device's fill (pread from /dev/zero)");
+	p = alloc_page(GFP_KERNEL);
+	if (!p || p == d || (cold && p != h))
+		cc_fail("(b): the CPU's page is not the expected one");
+	m->write[cold](page_address(p));
+	cc_sink += m->ws[cold]();
+	__free_page(p);
+	__free_page(d);
+	local_irq_restore(flags);
 }
 
 static void cachegrind_rounds(void)
@@ -598,58 +676,23 @@ static void cachegrind_rounds(void)
 	struct zone *zone;
 
 	cc_sweep = __libc_malloc(CC_SWEEP);
-	if (zero < 0 || !probe || !cc_sweep)
+	cc_ws = __libc_malloc(CC_WS_LL + CC_LL_WAY);
+	if (zero < 0 || !probe || !cc_sweep || !cc_ws)
 		cc_fail("setup");
+	cc_ws += CC_LL_WAY - ((unsigned long)cc_ws & (CC_LL_WAY - 1));
 	zone = page_zone(probe);
 	__free_page(probe);
-	cc_setup_write(cc_ws, CC_WS);
-	for (int r = 0; r < CC_ROUNDS; r++) {
-		for (int cold = 0; cold < 2; cold++) {
-			struct page *c, *h, *p, *d;
-			unsigned long flags;
-
-			/* (a) the page handed out is overwritten */
-			local_irq_save(flags);
-			h = cc_history(zone, &c);
-			p = alloc_page(GFP_KERNEL | (cold ? __GFP_COLD : 0));
-			if (p != (cold ? c : h))
-				cc_fail("(a): the lists did not hand out the expected page");
-			if (cold) {
-				cc_a_cold_write(page_address(p));
-				cc_sink += cc_a_cold_ws();
-			} else {
-				cc_a_hot_write(page_address(p));
-				cc_sink += cc_a_hot_ws();
+	cc_setup_write(cc_ws, CC_WS_LL);
+	for (int r = 0; r < CC_ROUNDS; r++)
+		for (int ws = 0; ws < 2; ws++)
+			for (int cold = 0; cold < 2; cold++) {
+				cc_overwrite(zone, &cc_a[ws], cold);
+				cc_device_fill(zone, zero, &cc_b[ws], cold);
 			}
-			__free_page(p);
-			local_irq_restore(flags);
-
-			/* (b) the page handed out is filled by a device */
-			local_irq_save(flags);
-			h = cc_history(zone, &c);
-			d = alloc_page(GFP_KERNEL | (cold ? __GFP_COLD : 0));
-			if (d != (cold ? c : h))
-				cc_fail("(b): the lists did not hand out the expected page");
-			if (pread(zero, page_address(d), PAGE_SIZE, 0) != (ssize_t)PAGE_SIZE)
-				cc_fail("the device's fill (read from /dev/zero)");
-			p = alloc_page(GFP_KERNEL);
-			if (!p || p == d || (cold && p != h))
-				cc_fail("(b): the CPU's page is not the expected one");
-			if (cold) {
-				cc_b_cold_write(page_address(p));
-				cc_sink += cc_b_cold_ws();
-			} else {
-				cc_b_hot_write(page_address(p));
-				cc_sink += cc_b_hot_ws();
-			}
-			__free_page(p);
-			__free_page(d);
-			local_irq_restore(flags);
-		}
-	}
 	close(zero);
-	printf("cachegrind: rounds=%d ws=%lu sweep=%lu page=%lu\n", CC_ROUNDS, CC_WS,
-	       CC_SWEEP, (unsigned long)PAGE_SIZE);
+	printf("cachegrind: rounds=%d ws_D1=%lu ws_LL=%lu ll_way=%lu sweep=%lu page=%lu\n",
+	       CC_ROUNDS, CC_WS_D1, CC_WS_LL - PAGE_SIZE, CC_LL_WAY, CC_SWEEP,
+	       (unsigned long)PAGE_SIZE);
 }
 
 int main(int argc, char **argv)
