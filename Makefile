@@ -232,6 +232,12 @@ $(BENCH_BIN) $(BENCH_ND_BIN):
 	$(call say,BENCHLD,$@)
 	$(Q)$(HOSTCC) -o $@ $^ -pthread -lmimalloc -ljemalloc
 
+# The hot/cold claim in cache misses: cachegrind on the MM_DEBUG=0 build,
+# with the simulated caches pinned (not the host CPU's).
+# An empty environment (env -i): the stack's place, and so which cache
+# sets it shares with the measured data, does not vary with the caller's.
+BENCH_CACHES := --I1=32768,8,64 --D1=32768,8,64 --LL=1048576,16,64
+
 bench-host: deps $(BENCH_BIN) $(BENCH_ND_BIN)
 	$(BENCH_BIN)
 	$(BENCH_ND_BIN)
@@ -242,6 +248,11 @@ bench-host: deps $(BENCH_BIN) $(BENCH_ND_BIN)
 	done
 	@$(PYTHON) tools/callgrind-ops.py 10000 MM_DEBUG=1=$(BENCH_BUILD)/callgrind.out \
 		MM_DEBUG=0=$(BENCH_ND)/callgrind.out
+	@env -i valgrind --tool=cachegrind --cache-sim=yes $(BENCH_CACHES) \
+		--cachegrind-out-file=$(BENCH_ND)/cachegrind.out \
+		$(BENCH_ND_BIN) --cachegrind > $(BENCH_ND)/cachegrind.txt 2>&1 || \
+		{ cat $(BENCH_ND)/cachegrind.txt; exit 1; }
+	@$(PYTHON) tools/cachegrind-hotcold.py $(BENCH_ND)/cachegrind.out $(BENCH_ND)/cachegrind.txt
 
 -include $(BENCH_OBJS:.o=.d) $(BENCH_MAIN:.o=.d) $(BENCH_ND_OBJS:.o=.d)
 

@@ -4,7 +4,10 @@
 bench-host --callgrind runs each hot path COUNT times inside a function
 named cg_*; callgrind, collecting only inside those functions, counts
 their inclusive instructions.  This prints instructions per operation,
-one column per build, and each goal of issue 17 beside its figure:
+one column per build, and each goal of issue 17 beside its figure (the
+per-CPU lists' goal, a page pair at most half the pair with the lists
+bypassed, as a ratio of instructions: the primary figure, as callgrind's
+counts do not depend on the machine's load):
     python3 tools/callgrind-ops.py COUNT [LABEL=]callgrind.out ...
 (a LABEL may hold "=" itself: the file is what follows the last one)
 """
@@ -50,6 +53,11 @@ def main():
             verdicts = ["met" if test(f) else "not met" for _, f in data]
             goal = "%s: %s" % (text, ", ".join(verdicts))
         print("  %-22s%s | %s" % (n, cells, goal))
+    for label, f in data:
+        if "mm86_page_pair" in f and "mm86_page_bypass_pair" in f:
+            r = f["mm86_page_pair"] / f["mm86_page_bypass_pair"]
+            print("  per-CPU lists: page pair / page pair, lists bypassed (%s) = %.2fx"
+                  " (goal <= 0.5x: %s)" % (label, r, "met" if r <= 0.5 else "not met"))
     for label, f in data:
         if "mm86_mempool64_pair" in f and "mm86_cache64_pair" in f:
             r = f["mm86_mempool64_pair"] / f["mm86_cache64_pair"]
