@@ -64,6 +64,7 @@ static u64 boot_seed;
 static bool seed_given;
 static char misuse[64];
 static unsigned int time_limit_s = KTEST_TIME_LIMIT_S;
+static bool print_times;
 
 struct ktest_counts {
 	unsigned int pass, fail, skip;
@@ -128,6 +129,18 @@ static int ktest_time_limit_setup(const char *val)
 	return 0;
 }
 __setup("ktest.time_limit", ktest_time_limit_setup);
+
+/* ktest.times=1: a "# time" diagnostic after each case (where time goes). */
+static int ktest_times_setup(const char *val)
+{
+	unsigned int v;
+
+	if (!val || kstrtouint(val, 0, &v) || v > 1)
+		return -EINVAL;
+	print_times = v;
+	return 0;
+}
+__setup("ktest.times", ktest_times_setup);
 
 /* ---- selection ---- */
 
@@ -515,6 +528,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 		     unsigned int num, struct ktest_counts *counts)
 {
 	unsigned long start = jiffies;
+	u64 start_ns = printk_clock_ns();
 	struct arch_jmp_buf env;
 	struct ktest t = {
 		.name = c->name,
@@ -547,6 +561,9 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 	WRITE_ONCE(running, NULL);
 	note_duration(&t, start);
 	ktest_report_hidden_failures(&t);
+	if (print_times)
+		printk_raw("    # time %s.%s %llu us\n", s->name, c->name,
+			   (unsigned long long)((printk_clock_ns() - start_ns) / 1000));
 
 	if (t.failed) {
 		counts->fail++;
