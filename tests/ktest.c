@@ -65,6 +65,7 @@ static bool seed_given;
 static char misuse[64];
 static unsigned int time_limit_s = KTEST_TIME_LIMIT_S;
 static bool print_times;
+static bool soak;
 
 struct ktest_counts {
 	unsigned int pass, fail, skip;
@@ -141,6 +142,22 @@ static int ktest_times_setup(const char *val)
 	return 0;
 }
 __setup("ktest.times", ktest_times_setup);
+
+static int ktest_soak_setup(const char *val)
+{
+	unsigned int v;
+
+	if (!val || kstrtouint(val, 0, &v) || v > 1)
+		return -EINVAL;
+	soak = v;
+	return 0;
+}
+__setup("ktest.soak", ktest_soak_setup);
+
+bool ktest_soak(void)
+{
+	return soak;
+}
 
 /* ---- selection ---- */
 
@@ -641,6 +658,8 @@ int ktest_run_all(void)
 		   (unsigned long long)boot_seed);
 	if (filter[0])
 		printk_raw("# ktest: filter %s\n", filter);
+	if (soak)
+		printk_raw("# ktest: soak: the long variants (ktest.soak=1)\n");
 	printk_raw("1..%u\n", nsuites);
 	for (sp = __start_ktest_suites; sp < __stop_ktest_suites; sp++)
 		if (selected_cases(*sp) > 0)
