@@ -103,7 +103,8 @@
 /* mm/vmscan.c: the most pages one shrink() call is asked to free. */
 #define SHRINK_BATCH 128UL
 #define WAIT_JIFFIES (5 * HZ)
-#define BENCH_SAMPLES 15
+#define BENCH_SAMPLES 15	/* bench_reclaim_cost's, under ktest.soak=1 */
+#define BENCH_SAMPLES_SHORT 5	/* and by default */
 
 static struct reclaim_cache cache;
 /* Violations a case has reported itself: exit reports only new ones. */
@@ -1200,18 +1201,19 @@ static void bench_reclaim_cost(struct ktest *t)
 	u64 plain[BENCH_SAMPLES], reclaiming[BENCH_SAMPLES], p, r;
 	unsigned long failed = 0, not_one_pass = 0;
 	struct snap a, b;
+	const int n = KTEST_SOAK(BENCH_SAMPLES_SHORT, BENCH_SAMPLES);
 
 	/* Memory plentiful: no reclaim at all. */
 	reclaim_on();
 	snap(&a);
-	for (int i = 0; i < BENCH_SAMPLES; i++)
+	for (int i = 0; i < n; i++)
 		failed += !(plain[i] = timed_alloc_free());
 	snap(&b);
 	KTEST_EXPECT_EQ(t, DELTA(&a, &b, rs.direct_calls), 0UL);
 
 	/* From the floor: each allocation reclaims once. */
 	prepare(t, fill);
-	for (int i = 0; i < BENCH_SAMPLES; i++) {
+	for (int i = 0; i < n; i++) {
 		/* Back to the floor: the cache takes back what was freed. */
 		reclaim_off();
 		reclaim_cache_fill(&cache, RC_FS, ~0UL, FILL_GFP);
@@ -1224,12 +1226,12 @@ static void bench_reclaim_cost(struct ktest *t)
 	}
 	KTEST_EXPECT_EQ(t, failed, 0UL);
 	KTEST_EXPECT_EQ(t, not_one_pass, 0UL);
-	p = median(plain, BENCH_SAMPLES);
-	r = median(reclaiming, BENCH_SAMPLES);
+	p = median(plain, n);
+	r = median(reclaiming, n);
 	ktest_printf(t, "bench: order-0 GFP_KERNEL alloc+free, memory plentiful: %llu cycles (median of %d)",
-		     (unsigned long long)p, BENCH_SAMPLES);
+		     (unsigned long long)p, n);
 	ktest_printf(t, "bench: order-0 GFP_KERNEL alloc+free, one pass of direct reclaim: %llu cycles (median of %d)",
-		     (unsigned long long)r, BENCH_SAMPLES);
+		     (unsigned long long)r, n);
 	if (p)
 		ktest_printf(t, "bench: reclaiming / plentiful = %llu.%llux",
 			     (unsigned long long)(r / p),
