@@ -899,7 +899,8 @@ static void no_merge_with_another_nodes_page(struct ktest *t)
 
 /* ---- random stress ------------------------------------------------------- */
 
-#define STRESS_OPS 100000
+/* Operations: 6 phases (3 filling, 3 draining), 24 under ktest.soak=1. */
+#define STRESS_OPS KTEST_SOAK(6UL * STRESS_PHASE, 100000UL)
 #define STRESS_CHECK_EVERY 4096
 #define STRESS_SANE_EVERY 64	/* allocator calls between list walks */
 #define STRESS_PHASE 4096

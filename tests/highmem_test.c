@@ -762,7 +762,8 @@ static void kmap_validator_switch(struct ktest *t)
 
 #define RACE_JIFFIES HZ		/* the most a race case runs */
 #define RACE_ITERS 20000	/* ... and the most a thread loops */
-#define RACE_PREEMPTS 40	/* enough forced switches to have seen it */
+/* Enough forced switches to have seen it: 10, 40 under ktest.soak=1. */
+#define RACE_PREEMPTS KTEST_SOAK(10ul, 40ul)
 #define RACE_THREADS 2
 
 /* A thread that allocates zeroed highmem pages and dirties them. */
@@ -900,7 +901,8 @@ static void kmap_atomic_two_threads_one_cpu(struct ktest *t)
 	finish_racers(t, n);
 }
 
-#define IRQ_TICKS 50		/* the timer's runs that are enough */
+/* The timer's runs that are enough: 12, 50 under ktest.soak=1. */
+#define IRQ_TICKS KTEST_SOAK(12ul, 50ul)
 
 /* A timer that allocates and frees a highmem page at every tick. */
 static struct {

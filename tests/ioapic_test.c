@@ -56,11 +56,15 @@
 #define WINDOW_MS 54		/* channel 2's one-shot, as long as it goes */
 #define WINDOW_LATCH (PIT_TICK_RATE * WINDOW_MS / 1000)	/* as pit.c */
 #define WINDOW_END (PIT_TICK_RATE / 50)	/* a window ends after 20 ms */
-#define MEASURE_TICKS (PIT_TICK_RATE / 5)	/* 200 ms of windows in all */
+/* Windows in all: 60 ms (three windows), 200 ms under ktest.soak=1. */
+#define MEASURE_TICKS KTEST_SOAK(PIT_TICK_RATE * 3 / 50, PIT_TICK_RATE / 5)
 #define MAX_WINDOWS 40		/* including those a late wake-up spoiled */
 #define SETTLE_MS 10		/* for an interrupt already accepted */
-#define QUIET_MS 100		/* a masked line must stay silent this long */
-#define BURST 20		/* interrupts that show a line is live */
+/* A masked line must stay silent this long: 25 ms (25 periods of the
+ * PIT), 100 ms under ktest.soak=1. */
+#define QUIET_MS KTEST_SOAK(25, 100)
+/* Interrupts that show a line is live: 10, 20 under ktest.soak=1. */
+#define BURST KTEST_SOAK(10, 20)
 #define WAIT_MS 2000		/* the longest wait for BURST of them */
 
 static int hits[NR_CPUS];	/* handler runs, by the CPU they ran on */

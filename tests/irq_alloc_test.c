@@ -11,9 +11,9 @@
  * kmalloc block - with GFP_KERNEL, sleeping now and then; meanwhile a
  * timer on the same CPU, re-armed for the next jiffy from its own
  * callback, does a round with GFP_ATOMIC in the tick's interrupt,
- * NR_TICKS times.  Handler and thread each keep the last RING blocks of
- * each kind and free the oldest, so both free as well as allocate, and
- * into the same per-CPU lists and arrays.  Oracles:
+ * NR_TICKS times (12; 50 under ktest.soak=1).  Handler and thread each
+ * keep the last RING blocks of each kind and free the oldest, so both
+ * free as well as allocate, and into the same per-CPU lists and arrays.  Oracles:
  *  - the callback ran exactly NR_TICKS times, each on its CPU, each in
  *    interrupt context with interrupts off (it records, the case checks:
  *    nothing asserts in interrupt context);
@@ -63,7 +63,8 @@
 #include "mm/slab_internal.h"
 #include "tests/ktest.h"
 
-#define NR_TICKS 50		/* callbacks per CPU */
+/* Callbacks per CPU: 12 (3 rounds of each ring), 50 under ktest.soak=1. */
+#define NR_TICKS KTEST_SOAK(12u, 50u)
 #define MAX_CPUS 4		/* CPUs the tick-against-threads run uses */
 #define RING 4			/* blocks of each kind an owner keeps */
 #define OBJ_SIZE 192		/* the test cache's objects */
@@ -358,7 +359,7 @@ static void atomic_in_tick_vs_kernel_threads(struct ktest *t)
 	for (int i = 0; i < n; i++)
 		if (!wait_for_completion_timeout(&cpu_runs[i].ticks_done,
 						 RUN_TIMEOUT))
-			KTEST_FAIL(t, "CPU %d: %u of %d callbacks within %d s",
+			KTEST_FAIL(t, "CPU %d: %u of %u callbacks within %d s",
 				   cpu_runs[i].cpu, READ_ONCE(cpu_runs[i].runs),
 				   NR_TICKS, RUN_TIMEOUT / HZ);
 	for (int i = 0; i < n; i++) {
@@ -371,7 +372,7 @@ static void atomic_in_tick_vs_kernel_threads(struct ktest *t)
 		struct cpu_run *r = &cpu_runs[i];
 
 		owner_release_all(&r->handler);
-		KTEST_EXPECT_EQ(t, r->runs, (unsigned int)NR_TICKS);
+		KTEST_EXPECT_EQ(t, r->runs, NR_TICKS);
 		KTEST_EXPECT_EQ(t, r->wrong_cpu, 0u);
 		KTEST_EXPECT_EQ(t, r->not_in_irq, 0u);
 		KTEST_EXPECT_EQ(t, r->irqs_on, 0u);
@@ -552,7 +553,9 @@ static void gfp_kernel_in_handler_reports(struct ktest *t)
 
 #define BURST 110		/* objects the tick takes, then gives back */
 #define GROWER_HOLD 3000	/* objects the thread takes per round */
-#define RACE_TIME (HZ / 2)
+/* The race's window: HZ/10 (about a dozen bursts into the array), HZ/2
+ * under ktest.soak=1. */
+#define RACE_TIME KTEST_SOAK(HZ / 10, HZ / 2)
 
 static struct race {
 	struct kmem_cache *cache;

@@ -64,6 +64,8 @@ static u64 boot_seed;
 static bool seed_given;
 static char misuse[64];
 static unsigned int time_limit_s = KTEST_TIME_LIMIT_S;
+static bool print_times;
+static bool soak;
 
 struct ktest_counts {
 	unsigned int pass, fail, skip;
@@ -128,6 +130,34 @@ static int ktest_time_limit_setup(const char *val)
 	return 0;
 }
 __setup("ktest.time_limit", ktest_time_limit_setup);
+
+/* ktest.times=1: a "# time" diagnostic after each case (where time goes). */
+static int ktest_times_setup(const char *val)
+{
+	unsigned int v;
+
+	if (!val || kstrtouint(val, 0, &v) || v > 1)
+		return -EINVAL;
+	print_times = v;
+	return 0;
+}
+__setup("ktest.times", ktest_times_setup);
+
+static int ktest_soak_setup(const char *val)
+{
+	unsigned int v;
+
+	if (!val || kstrtouint(val, 0, &v) || v > 1)
+		return -EINVAL;
+	soak = v;
+	return 0;
+}
+__setup("ktest.soak", ktest_soak_setup);
+
+bool ktest_soak(void)
+{
+	return soak;
+}
 
 /* ---- selection ---- */
 
@@ -515,6 +545,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 		     unsigned int num, struct ktest_counts *counts)
 {
 	unsigned long start = jiffies;
+	u64 start_ns = printk_clock_ns();
 	struct arch_jmp_buf env;
 	struct ktest t = {
 		.name = c->name,
@@ -547,6 +578,9 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 	WRITE_ONCE(running, NULL);
 	note_duration(&t, start);
 	ktest_report_hidden_failures(&t);
+	if (print_times)
+		printk_raw("    # time %s.%s %llu us\n", s->name, c->name,
+			   (unsigned long long)((printk_clock_ns() - start_ns) / 1000));
 
 	if (t.failed) {
 		counts->fail++;
@@ -624,6 +658,8 @@ int ktest_run_all(void)
 		   (unsigned long long)boot_seed);
 	if (filter[0])
 		printk_raw("# ktest: filter %s\n", filter);
+	if (soak)
+		printk_raw("# ktest: soak: the long variants (ktest.soak=1)\n");
 	printk_raw("1..%u\n", nsuites);
 	for (sp = __start_ktest_suites; sp < __stop_ktest_suites; sp++)
 		if (selected_cases(*sp) > 0)

@@ -193,6 +193,16 @@ u32 ktest_random_below(struct ktest *t, u32 bound);
 u64 ktest_seed(void);
 
 /*
+ * ktest.soak=1 selects the long variants.  A case that loops, races or
+ * measures for a while runs a short variant by default (make run) and a
+ * long one under soak (the boot matrix passes ktest.soak=1 to some boots,
+ * tests/boots.txt); both check the same things, the long one over more
+ * rounds or a longer window.  KTEST_SOAK(short, long) picks one.
+ */
+bool ktest_soak(void);
+#define KTEST_SOAK(short_val, long_val) (ktest_soak() ? (long_val) : (short_val))
+
+/*
  * A case prints its first KTEST_FAILURES_SHOWN failures in full; the rest
  * are counted, and when the case ends (or a case that runs a sub-case of
  * its own calls it) ktest_report_hidden_failures() prints one diagnostic

@@ -72,7 +72,9 @@
  * pages_low wakes it; it is kept out of the cache except in the kswapd
  * case, or it would race the direct-reclaim cases for the pages and for
  * the shrinker list, which reclaim only try-locks.  Its passes with no
- * progress sleep HZ/10, which is most of the kswapd case's half second.
+ * progress sleep HZ/10; where a case only waits for kswapd to finish,
+ * it wakes kswapd from such a nap (kswapd_idle_nudged), which ends it as
+ * any wake-up ends a schedule_timeout(), so no case waits out naps.
  *
  * nofail_waits_for_a_free runs its allocation in a kthread bound to CPU 0
  * (the case's CPU, so the same zonelist) that only EXPECTs; exit gives
@@ -101,7 +103,8 @@
 /* mm/vmscan.c: the most pages one shrink() call is asked to free. */
 #define SHRINK_BATCH 128UL
 #define WAIT_JIFFIES (5 * HZ)
-#define BENCH_SAMPLES 15
+#define BENCH_SAMPLES 15	/* bench_reclaim_cost's, under ktest.soak=1 */
+#define BENCH_SAMPLES_SHORT 5	/* and by default */
 
 static struct reclaim_cache cache;
 /* Violations a case has reported itself: exit reports only new ones. */
@@ -285,32 +288,51 @@ static bool kswapd_idle(pg_data_t *pgdat)
 	       waitqueue_active(&pgdat->kswapd_wait);
 }
 
-static bool all_kswapds_idle(void)
-{
-	int nid;
-
-	for_each_online_node(nid)
-		if (NODE_DATA(nid)->kswapd && !kswapd_idle(NODE_DATA(nid)))
-			return false;
-	return true;
-}
-
-/* Polls cond every 10 ms for at most timeout jiffies; its last value. */
-#define wait_until(cond, timeout)                                           \
-	({                                                                   \
-		unsigned long __end = jiffies + (timeout);                   \
-		bool __ok;                                                   \
-		while (!(__ok = (cond)) && time_before(jiffies, __end))      \
-			msleep(10);                                          \
-		__ok;                                                        \
-	})
-
 /* Between two balancing passes, in congestion_wait(): its only sleep there. */
 static bool kswapd_napping(pg_data_t *pgdat)
 {
 	return READ_ONCE(pgdat->kswapd_active) &&
 	       !READ_ONCE(pgdat->kswapd->on_rq);
 }
+
+/*
+ * Idle, waking it from a nap first: where a case only waits for kswapd to
+ * finish, the HZ/10 it naps after a pass that freed nothing is just time
+ * (most of the suite's, once).  wake_up_process() ends the nap early, as
+ * any wake-up ends a schedule_timeout(); kswapd then re-checks what it
+ * checks after a nap (its shortfall, reclaim_disabled) and goes on or
+ * stops exactly as it would have after the full nap.  A wake-up that
+ * finds it elsewhere (on the shrinker's mutex, or back in its
+ * wait_event()) is a spurious one, which those loops absorb.
+ */
+static bool kswapd_idle_nudged(pg_data_t *pgdat)
+{
+	if (kswapd_napping(pgdat))
+		wake_up_process(pgdat->kswapd);
+	return kswapd_idle(pgdat);
+}
+
+static bool all_kswapds_idle(void)
+{
+	int nid;
+	bool idle = true;
+
+	for_each_online_node(nid)
+		if (NODE_DATA(nid)->kswapd &&
+		    !kswapd_idle_nudged(NODE_DATA(nid)))
+			idle = false;
+	return idle;
+}
+
+/* Polls cond every jiffy for at most timeout jiffies; its last value. */
+#define wait_until(cond, timeout)                                           \
+	({                                                                   \
+		unsigned long __end = jiffies + (timeout);                   \
+		bool __ok;                                                   \
+		while (!(__ok = (cond)) && time_before(jiffies, __end))      \
+			schedule_timeout_uninterruptible(1);                 \
+		__ok;                                                        \
+	})
 
 static bool all_kswapds_quiet(void)
 {
@@ -788,7 +810,7 @@ static void kswapd_wakes_below_low_and_stops_at_high(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, page);
 	hold(page, 0);
 	KTEST_EXPECT_EQ(t, READ_ONCE(pgdat->kswapd_wakeups) - wakeups, 1UL);
-	idle = wait_until(kswapd_idle(pgdat), WAIT_JIFFIES);
+	idle = wait_until(kswapd_idle_nudged(pgdat), WAIT_JIFFIES);
 	snap(&b);
 	KTEST_ASSERT_TRUE(t, idle);
 
@@ -1179,18 +1201,19 @@ static void bench_reclaim_cost(struct ktest *t)
 	u64 plain[BENCH_SAMPLES], reclaiming[BENCH_SAMPLES], p, r;
 	unsigned long failed = 0, not_one_pass = 0;
 	struct snap a, b;
+	const int n = KTEST_SOAK(BENCH_SAMPLES_SHORT, BENCH_SAMPLES);
 
 	/* Memory plentiful: no reclaim at all. */
 	reclaim_on();
 	snap(&a);
-	for (int i = 0; i < BENCH_SAMPLES; i++)
+	for (int i = 0; i < n; i++)
 		failed += !(plain[i] = timed_alloc_free());
 	snap(&b);
 	KTEST_EXPECT_EQ(t, DELTA(&a, &b, rs.direct_calls), 0UL);
 
 	/* From the floor: each allocation reclaims once. */
 	prepare(t, fill);
-	for (int i = 0; i < BENCH_SAMPLES; i++) {
+	for (int i = 0; i < n; i++) {
 		/* Back to the floor: the cache takes back what was freed. */
 		reclaim_off();
 		reclaim_cache_fill(&cache, RC_FS, ~0UL, FILL_GFP);
@@ -1203,12 +1226,12 @@ static void bench_reclaim_cost(struct ktest *t)
 	}
 	KTEST_EXPECT_EQ(t, failed, 0UL);
 	KTEST_EXPECT_EQ(t, not_one_pass, 0UL);
-	p = median(plain, BENCH_SAMPLES);
-	r = median(reclaiming, BENCH_SAMPLES);
+	p = median(plain, n);
+	r = median(reclaiming, n);
 	ktest_printf(t, "bench: order-0 GFP_KERNEL alloc+free, memory plentiful: %llu cycles (median of %d)",
-		     (unsigned long long)p, BENCH_SAMPLES);
+		     (unsigned long long)p, n);
 	ktest_printf(t, "bench: order-0 GFP_KERNEL alloc+free, one pass of direct reclaim: %llu cycles (median of %d)",
-		     (unsigned long long)r, BENCH_SAMPLES);
+		     (unsigned long long)r, n);
 	if (p)
 		ktest_printf(t, "bench: reclaiming / plentiful = %llu.%llux",
 			     (unsigned long long)(r / p),

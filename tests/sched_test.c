@@ -42,8 +42,9 @@
 
 #define TURNS 2			/* rounds of the preemption ping-pong */
 #define HOLD_TICKS 2		/* preemption held off after need_resched */
-#define PINGPONG_ROUNDS 300
-#define YIELD_ROUNDS 300
+/* bench_context_switch's rounds: 100 each, 300 under ktest.soak=1. */
+#define PINGPONG_ROUNDS KTEST_SOAK(100, 300)
+#define YIELD_ROUNDS KTEST_SOAK(100, 300)
 #define IDLE_SAMPLES 5
 #define BUSY_SAMPLES 3
 

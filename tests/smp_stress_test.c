@@ -71,7 +71,9 @@
 #include "mm/topology.h"
 #include "tests/ktest.h"
 
-#define OPS_PER_CPU 3000	/* operations per CPU (allocations + releases) */
+/* Operations per CPU (allocations + releases): 500 (each ring and
+ * holding filled many times over), 3000 under ktest.soak=1. */
+#define OPS_PER_CPU KTEST_SOAK(500u, 3000u)
 #define HELD_MAX 32		/* blocks a CPU holds at most */
 #define RING_MAX 32		/* blocks in flight from one CPU to another */
 #define MIN_HELD 4		/* the least a small machine is given */

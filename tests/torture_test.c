@@ -61,9 +61,9 @@
  * boot's seed and its name (ktest_random: each prints its replay line);
  * each owner's generator is seeded from them before anything starts.
  *
- * Time: torture.ms=N (default TORTURE_MS_DEFAULT, at most TORTURE_MS_MAX)
- * is each case's run, counted in jiffies; every wait after it is bounded
- * (STOP_TIMEOUT), so a case takes N ms plus its teardown, far inside the
+ * Time: torture.ms=N (default TORTURE_MS_DEFAULT: 30 ms, 100 under
+ * ktest.soak=1; at most TORTURE_MS_MAX) is each case's run, counted in
+ * jiffies; every wait after it is bounded (STOP_TIMEOUT), so a case takes N ms plus its teardown, far inside the
  * ktest limit.  An owner that has not taken a step by then (a vCPU the
  * host did not run) stretches the run by EXTRA_TIMEOUT at most; one that
  * never ran is noted, not failed: that is the host's timing, not a bug.
@@ -100,7 +100,8 @@
 #include "mm/topology.h"
 #include "tests/ktest.h"
 
-#define TORTURE_MS_DEFAULT 100	/* each case's run, unless torture.ms= */
+/* Each case's run, unless torture.ms=: 30 ms, 100 under ktest.soak=1. */
+#define TORTURE_MS_DEFAULT KTEST_SOAK(30u, 100u)
 #define TORTURE_MS_MAX 10000
 #define THREADS_PER_CPU 2
 #define RING 4			/* blocks of each kind an owner keeps */
@@ -196,7 +197,7 @@ static mempool_t *pool;
 static bool stopping;
 static bool have_dma, have_high;
 static u32 next_serial;
-static unsigned int run_ms = TORTURE_MS_DEFAULT;
+static unsigned int run_ms_given;	/* torture.ms=, 0 when not given */
 /* What the seed cases of this boot did with highmem, for the last case. */
 static unsigned int seed_runs;
 static unsigned long got_highmem_thread, got_highmem_tick, got_highmem_zeroed,
@@ -208,10 +209,15 @@ static int torture_ms_setup(const char *val)
 
 	if (!val || kstrtouint(val, 0, &v) || v == 0 || v > TORTURE_MS_MAX)
 		return -EINVAL;
-	run_ms = v;
+	run_ms_given = v;
 	return 0;
 }
 __setup("torture.ms", torture_ms_setup);
+
+static unsigned int run_ms(void)
+{
+	return run_ms_given ? run_ms_given : TORTURE_MS_DEFAULT;
+}
 
 /* ---- helpers, run by every owner --------------------------------------- */
 
@@ -813,7 +819,7 @@ static void torture_run(struct ktest *t)
 	}
 	ktest_printf(t, "seed %#llx: %d CPU%s, %d threads and a timer each, %u ms%s%s",
 		     (unsigned long long)seed, nr_runs, nr_runs > 1 ? "s" : "",
-		     THREADS_PER_CPU, run_ms,
+		     THREADS_PER_CPU, run_ms(),
 		     have_high ? "" : "; no HighMem zone: the highmem kinds get lowmem",
 		     have_dma ? "" : "; no DMA zone: no __GFP_DMA blocks");
 
@@ -830,7 +836,7 @@ static void torture_run(struct ktest *t)
 		runs[i].timer.expires = jiffies + 1;
 		add_timer_on(&runs[i].timer, runs[i].cpu);
 	}
-	schedule_timeout_uninterruptible((long)msecs_to_jiffies(run_ms));
+	schedule_timeout_uninterruptible((long)msecs_to_jiffies(run_ms()));
 	/* An overcommitted host may not have run some vCPU yet: a little
 	 * longer, bounded, so that every owner has been in the fray. */
 	if (!ktest_wait_until(all_owners_stepped(), EXTRA_TIMEOUT))

@@ -16,7 +16,9 @@
  * counters_exact_under_irqs_and_preemption: the zone event counters of a
  * private zone are counted from a timer on every online CPU (in the
  * hardirq, re-armed every jiffy) while two threads per CPU count into the
- * same counter; the total must be exactly what was added.  A count lost
+ * same counter (12 timer runs per CPU and 50000 adds per thread; 50
+ * and 200000 under ktest.soak=1); the total must be exactly what was
+ * added.  A count lost
  * to a tick or a preemption in the middle of an update shows as a
  * shortfall.
  */
@@ -235,8 +237,9 @@ static void buddy_counts_match_free_pages(struct ktest *t)
 /* zone event counters under interrupts and preemption */
 
 #define CT_THREADS_PER_CPU 2
-#define CT_THREAD_ADDS 200000UL
-#define CT_TIMER_RUNS 50
+/* Each thread's adds and each timer's runs: a quarter of ktest.soak=1's. */
+#define CT_THREAD_ADDS KTEST_SOAK(50000UL, 200000UL)
+#define CT_TIMER_RUNS KTEST_SOAK(12, 50)
 #define CT_TIMER_ADDS 1000UL
 #define CT_WAIT (10 * HZ)
 
@@ -326,7 +329,7 @@ static void counters_exact_under_irqs_and_preemption(struct ktest *t)
 
 	end = jiffies + CT_WAIT;
 	while (!(done = ct_all_done(nthreads)) && time_before(jiffies, end))
-		msleep(10);
+		schedule_timeout_uninterruptible(1);
 	KTEST_EXPECT_TRUE(t, done);
 	for (int i = 0; i < ntimers; i++)
 		del_timer_sync(&ct_timers[i].timer);
