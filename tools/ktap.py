@@ -585,10 +585,16 @@ def parse(text: str) -> Report:
     return parser.finish()
 
 
+def read_log(path: str) -> str:
+    """A serial log's text: any bytes, the ones that are not UTF-8 replaced
+    (a log may end in the middle of a character, or hold firmware noise)."""
+    with open(path, "rb") as f:
+        return f.read().decode("utf-8", errors="replace")
+
+
 def parse_file(path: str) -> Report:
     """Reads a log file (any bytes) and parses it."""
-    with open(path, "rb") as f:
-        return parse(f.read().decode("utf-8", errors="replace"))
+    return parse(read_log(path))
 
 
 def format_report(report: Report, max_diag: int = 8) -> str:

@@ -21,7 +21,7 @@ missing, .map_ok False when its page-state map cannot be trusted).
 unusable_index(free_counts) is Linux's extfrag unusable free space index
 (mm/vmstat.c, unusable_free_index, 2.6.35) for every order.
 
-Pure functions, standard library only.
+Pure functions; the standard library and ktap.read_log() beside this file.
 
     python3 tools/mmsnap.py LOG     prints each snapshot's summary and the
                                     errors; exits 1 when there are errors.
@@ -29,10 +29,14 @@ Pure functions, standard library only.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass, field
 from typing import NamedTuple
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ktap  # noqa: E402  (found beside this file)
 
 VERSION = 1
 MAX_ORDER = 11  # orders 0..10
@@ -511,8 +515,8 @@ def parse(text: str) -> Result:
 
 
 def parse_file(path: str) -> Result:
-    with open(path, "rb") as f:
-        return parse(f.read().decode("utf-8", errors="replace"))
+    """Reads a log file (any bytes, as ktap.read_log) and parses it."""
+    return parse(ktap.read_log(path))
 
 
 # -- what the pictures and checks compute ---------------------------------

@@ -393,8 +393,7 @@ def render_boot(job: tuple) -> dict:
     info = {"name": name, "log": log_path, "pictures": [], "errors": [],
             "snapshots": 0, "seconds": 0.0}
     try:
-        with open(log_path, "rb") as f:
-            text = f.read().decode("utf-8", errors="replace")
+        text = ktap.read_log(log_path)
     except OSError as e:
         info["errors"].append(f"cannot read {log_path}: {e.strerror}")
         return info

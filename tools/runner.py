@@ -619,8 +619,7 @@ def run_qemu(cmd: list[str], log_path: str, timeout: float,
     if registry.stopping:
         return None
     try:
-        with open(log_path, "rb") as f:
-            log = f.read().decode("utf-8", errors="replace")
+        log = ktap.read_log(log_path)
     except OSError:
         log = ""
     return Outcome(None if timed_out else proc.returncode, log,
