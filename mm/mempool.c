@@ -537,18 +537,71 @@ static __noinline void *mempool_alloc_slow(mempool_t *pool, int gfp_mask,
 	}
 }
 
-void *mempool_alloc(mempool_t *pool, int gfp_mask)
+/* Step 1's mask: the caller's less sleeping and I/O, and no report. */
+static inline int gfp_nowait_of(int gfp_mask)
 {
-	int gfp_nowait = (gfp_mask & ~(__GFP_WAIT | __GFP_IO)) | __GFP_NOWARN;
+	return (gfp_mask & ~(__GFP_WAIT | __GFP_IO)) | __GFP_NOWARN;
+}
+
+/*
+ * A slab pool's step 1 past the array's hit (cache_alloc_fast's slow
+ * end): the cache's own slow path with step 1's mask (gfp_mask is the
+ * caller's), then steps 2 and 3.  Out of line, so that mempool_alloc()
+ * holds nothing across a call.
+ */
+static __noinline void *mempool_alloc_cache_miss(void *ctx, void *objp,
+						 gfp_t gfp_mask,
+						 unsigned long caller,
+						 unsigned long irqflags)
+{
+	mempool_t *pool = ctx;
+	int gfp_nowait = gfp_nowait_of((int)gfp_mask);
+
+	objp = cache_alloc_slow(pool->slab_cache, objp, (gfp_t)gfp_nowait,
+				caller, irqflags);
+	if (likely(objp))
+		return hand_out(pool, objp, false);
+	return mempool_alloc_slow(pool, (int)gfp_mask, gfp_nowait);
+}
+
+/* cache_alloc_fast's hit: the array's top, handed out. */
+static inline void *mempool_cache_hit(void *ctx, void *objp)
+{
+	return hand_out(ctx, objp, false);
+}
+
+/*
+ * Any other pool (or armed fault injection, through should_fail_alloc()
+ * in pool_alloc()): step 1 through the pool's functions, then steps 2
+ * and 3.  Out of line, as mempool_alloc_cache_miss().
+ */
+static __noinline void *mempool_alloc_other(mempool_t *pool, int gfp_mask,
+					    unsigned long caller)
+{
+	int gfp_nowait = gfp_nowait_of(gfp_mask);
 	void *element;
 
-	if (MM_DEBUG)
-		might_sleep_if(gfp_mask & __GFP_WAIT);
 	/* 1. The allocator, without sleeping or I/O. */
-	element = pool_alloc(pool, gfp_nowait, _RET_IP_);
+	element = pool_alloc(pool, gfp_nowait, caller);
 	if (likely(element))
 		return hand_out(pool, element, false);
 	return mempool_alloc_slow(pool, gfp_mask, gfp_nowait);
+}
+
+void *mempool_alloc(mempool_t *pool, int gfp_mask)
+{
+	if (MM_DEBUG)
+		might_sleep_if(gfp_mask & __GFP_WAIT);
+	/*
+	 * 1. The allocator, without sleeping or I/O: a slab pool's array
+	 * inline (step 1's mask differs from the caller's only in bits the
+	 * hit does not look at), the rest in mempool_alloc_cache_miss().
+	 */
+	if (likely(pool->slab_cache && !READ_ONCE(fail_alloc_tasks)))
+		return cache_alloc_fast(pool->slab_cache, (gfp_t)gfp_mask,
+					_RET_IP_, mempool_alloc_cache_miss,
+					mempool_cache_hit, pool);
+	return mempool_alloc_other(pool, gfp_mask, _RET_IP_);
 }
 /* LAB mempool: STUB
 void *mempool_alloc(mempool_t *pool, int gfp_mask)
@@ -571,7 +624,7 @@ void *mempool_alloc(mempool_t *pool, int gfp_mask)
  * the allocator.  Out of line, so that mempool_free()'s common case holds
  * nothing across a call; caller is mempool_free()'s, for owner tracking.
  */
-static __noinline void mempool_free_short(mempool_t *pool, void *element,
+static __noinline void mempool_free_short(void *element, mempool_t *pool,
 					  unsigned long caller)
 {
 	unsigned long flags;
@@ -595,7 +648,7 @@ void mempool_free(void *element, mempool_t *pool)
 	count_freed(pool);
 	/* A hint, without the lock: mempool_free_short() checks again. */
 	if (unlikely(READ_ONCE(pool->curr_nr) < pool->min_nr)) {
-		mempool_free_short(pool, element, _RET_IP_);
+		mempool_free_short(element, pool, _RET_IP_);
 		return;
 	}
 	pool_free(pool, element, _RET_IP_);

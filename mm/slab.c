@@ -427,10 +427,11 @@ __noinline void cache_free_cpu(struct kmem_cache *cachep, void *objp)
  * The inline paths call them last, so that they hold nothing across a
  * call.
  */
-__noinline void *cache_alloc_slow(struct kmem_cache *cachep, void *objp,
-				  gfp_t flags, unsigned long caller,
-				  unsigned long irqflags)
+__noinline void *cache_alloc_slow(void *ctx, void *objp, gfp_t flags,
+				  unsigned long caller, unsigned long irqflags)
 {
+	struct kmem_cache *cachep = ctx;
+
 	if (!objp)
 		objp = cache_alloc_cpu(cachep, flags);
 	local_irq_restore(irqflags);

@@ -245,35 +245,61 @@ static __always_inline bool cache_free_array(struct kmem_cache *cachep,
  * flag, with all they need as arguments, so that the inline paths hold
  * no value across a call and need no callee-saved registers.  Entered
  * with interrupts off as the fast path left them; irqflags restores them.
+ * cache_alloc_slow()'s ctx is the cache (the type of every slow end that
+ * cache_alloc_fast() may call: a caller with more to do after a miss
+ * passes its own, which calls cache_alloc_slow()).
  */
-void *cache_alloc_slow(struct kmem_cache *cachep, void *objp, gfp_t flags,
-		       unsigned long caller, unsigned long irqflags);
+typedef void *cache_alloc_slow_t(void *ctx, void *objp, gfp_t flags,
+				 unsigned long caller, unsigned long irqflags);
+cache_alloc_slow_t cache_alloc_slow;
 void cache_free_slow(struct kmem_cache *cachep, void *objp,
 		     unsigned long irqflags);
 
 /*
- * An object from cachep: the top of this CPU's array, the rest out of
- * line (cache_alloc_slow: the refill, the debug and zeroing, the full
- * restore).  Inline in kmem_cache_alloc(), kmalloc() and mempool_alloc()
- * of a slab pool; caller is whom owner tracking names.  Each entry point
- * says might_sleep_if() itself, so that the report names its file
- * (MM_DEBUG builds).
+ * The inline half of an allocation from cachep: the top of this CPU's
+ * array, with a bare restore of the interrupt flag, then hit(ctx, objp)
+ * (inlined: slow and hit are constants in every caller); anything else -
+ * an empty array (objp NULL), zeroing, debugging, a full restore - is a
+ * tail call of slow(ctx, objp, flags, caller, irqflags).  Fault injection
+ * is the caller's.
  */
-static __always_inline void *__cache_alloc(struct kmem_cache *cachep,
-					   gfp_t flags, unsigned long caller)
+static __always_inline void *cache_alloc_fast(struct kmem_cache *cachep,
+					      gfp_t flags, unsigned long caller,
+					      cache_alloc_slow_t *slow,
+					      void *(*hit)(void *ctx, void *objp),
+					      void *ctx)
 {
 	unsigned long irqflags;
 	void *objp;
 
-	if (should_fail_alloc(flags))
-		return NULL;
 	local_irq_save(irqflags);
 	objp = cache_alloc_array(cachep);
 	if (unlikely(!objp || (flags & __GFP_ZERO) ||
 		     (MM_DEBUG && (cachep->flags & SLAB_DEBUG_FLAGS)) ||
 		     !local_irq_restore_fast(irqflags)))
-		return cache_alloc_slow(cachep, objp, flags, caller, irqflags);
+		return slow(ctx, objp, flags, caller, irqflags);
+	return hit(ctx, objp);
+}
+
+static inline void *cache_alloc_hit(void *cachep, void *objp)
+{
 	return objp;
+}
+
+/*
+ * An object from cachep: the top of this CPU's array, the rest out of
+ * line (cache_alloc_slow: the refill, the debug and zeroing, the full
+ * restore).  Inline in kmem_cache_alloc() and kmalloc(); caller is whom
+ * owner tracking names.  Each entry point says might_sleep_if() itself,
+ * so that the report names its file (MM_DEBUG builds).
+ */
+static __always_inline void *__cache_alloc(struct kmem_cache *cachep,
+					   gfp_t flags, unsigned long caller)
+{
+	if (should_fail_alloc(flags))
+		return NULL;
+	return cache_alloc_fast(cachep, flags, caller, cache_alloc_slow,
+				cache_alloc_hit, cachep);
 }
 
 /*
