@@ -594,6 +594,7 @@ struct page *pcp_alloc(struct zone *zone, bool cold)
 	/* LAB pcp: END */
 }
 
+/* LAB pcp: BEGIN pcp_free_trim(): a list at high gives a batch back, then the push (__pcp_free's out-of-line end) */
 /*
  * The end of __pcp_free() when the list is at its high mark: trim a batch
  * from the cold end, then push.  Out of line, with all it needs as
@@ -609,6 +610,7 @@ static __noinline void pcp_free_trim(struct zone *zone, struct page *page,
 	pcp->count++;
 	local_irq_restore(flags);
 }
+/* LAB pcp: END */
 
 /*
  * Puts a free order-0 page on this CPU's list of zone (checked already).
