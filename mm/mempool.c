@@ -38,9 +38,11 @@
  *
  * The fast path (memory plentiful) is the allocator's: a slab pool's
  * kmem_cache_alloc/kmem_cache_free are inlined (pool_alloc, pool_free),
- * not called through the pool's pointers, and what mempool_free() adds
- * is one comparison (is the reserve short?), so mempool_alloc +
- * mempool_free cost little more than the cache's pair.
+ * not called through the pool's pointers (pool->slab_cache, one load,
+ * says a pool is one), and what mempool_free() adds besides is the NULL
+ * check and one comparison (is the reserve short?), so mempool_alloc +
+ * mempool_free cost little more than the cache's pair.  Every other way
+ * (a miss, another kind of pool, the reserve) is a tail call out of line.
  *
  * Debugging: when the element's memory is debugged - a slab pool whose
  * cache poisons (slab_debug=P), a kmalloc pool whose size class does,
