@@ -226,6 +226,39 @@ static __always_inline void __spin_unlock_irqrestore_ip(spinlock_t *lock,
 			__lockdep_irqs_on(LOCKDEP_CALLER_IP);                \
 		arch_local_irq_restore(__f);                                 \
 	} while (0)
+
+/*
+ * For fast paths that must hold no value across a call (so that they
+ * need no callee-saved registers): local_irq_restore_fast(flags)
+ * restores flags and returns true when that is a bare store - the flags
+ * keep interrupts off, or the validator is off and the architecture has
+ * nothing to do when they come on (the host: no interrupt pending); else
+ * it returns false, and the caller ends with local_irq_restore_slow(flags),
+ * out of line, which does all of local_irq_restore() (the validator told,
+ * pending interrupts taken).  With the validator on, nothing was done; on
+ * the host, the flag may already be stored, and storing it again is
+ * harmless.
+ */
+#ifndef arch_local_irq_restore_quiet
+#define arch_local_irq_restore_quiet(flags) (arch_local_irq_restore(flags), true)
+#endif
+
+static __always_inline bool local_irq_restore_fast(unsigned long flags)
+{
+	if (!arch_irqs_disabled_flags(flags) && unlikely(debug_locks))
+		return false;
+	return arch_local_irq_restore_quiet(flags);
+}
+
+static __attribute__((noinline, cold, unused)) void
+local_irq_restore_slow(unsigned long flags)
+{
+	/* The validator records the fast path's address, not this one's. */
+	if (!arch_irqs_disabled_flags(flags))
+		__lockdep_irqs_on(_RET_IP_);
+	arch_local_irq_restore(flags);
+}
+
 #define local_irq_disable() arch_local_irq_disable()
 #define local_irq_enable()                                                  \
 	do {                                                                 \

@@ -30,15 +30,19 @@
  * min_nr covers min_nr elements in flight.
  *
  * Invariants (pool->lock held): 0 <= curr_nr <= min_nr; elements[0..
- * curr_nr) are the reserve.  The sum of the CPUs' out counts is the
- * elements mempool_alloc() has handed out and mempool_free() not yet
- * taken back (each CPU counts its own, lock-free: see hand_out()).
+ * curr_nr) are the reserve.  In MM_DEBUG builds the sum over the CPUs
+ * of allocs - frees is the elements mempool_alloc() has handed out and
+ * mempool_free() not yet taken back (each CPU counts its own, lock-free:
+ * see count_allocated()); mempool_destroy() checks it is 0.  A production
+ * build counts nothing on the fast path, as 2.6 did.
  *
  * The fast path (memory plentiful) is the allocator's: a slab pool's
  * kmem_cache_alloc/kmem_cache_free are inlined (pool_alloc, pool_free),
- * not called through the pool's pointers, and the per-CPU counts are two
- * local adds, so mempool_alloc + mempool_free cost little more than the
- * cache's pair.
+ * not called through the pool's pointers (pool->slab_cache, one load,
+ * says a pool is one), and what mempool_free() adds besides is the NULL
+ * check and one comparison (is the reserve short?), so mempool_alloc +
+ * mempool_free cost little more than the cache's pair.  Every other way
+ * (a miss, another kind of pool, the reserve) is a tail call out of line.
  *
  * Debugging: when the element's memory is debugged - a slab pool whose
  * cache poisons (slab_debug=P), a kmalloc pool whose size class does,
@@ -267,6 +271,8 @@ mempool_t *mempool_create(int min_nr, mempool_alloc_t *alloc_fn,
 	pool->pool_data = pool_data;
 	pool->alloc = alloc_fn;
 	pool->free = free_fn;
+	if (alloc_fn == mempool_alloc_slab && free_fn == mempool_free_slab)
+		pool->slab_cache = pool_data;
 	INIT_LIST_HEAD(&pool->list);
 
 	/* The reserve, allocated now while sleeping is allowed. */
@@ -388,7 +394,8 @@ void mempool_destroy(mempool_t *pool)
 	if (!pool)
 		return;
 	might_sleep();
-	if (mempool_out(pool)) {
+	/* MM_DEBUG builds count what is out; 2.6 trusted the caller. */
+	if (MM_DEBUG && mempool_out(pool)) {
 		char what[64];
 		long out = mempool_out(pool);
 
@@ -407,19 +414,29 @@ void mempool_destroy(mempool_t *pool)
 /* ---- allocating and freeing ------------------------------------------ */
 
 /*
- * Counts an element handed out in this CPU's slot.  Tasks never migrate
- * here, so the CPU read before the adds is still the one they run on;
- * each add is one instruction (local_add), which neither an interrupt
- * handler nor a task preempting this one on the same CPU can split: the
- * slot needs no lock and no preemption off around it (Linux's this_cpu
- * adds, 2.6.33, without the get_cpu()/put_cpu() pair).
+ * Counts an element handed out (allocs) or taken back (frees) in this
+ * CPU's slot, in MM_DEBUG builds.  Tasks never migrate here, so the CPU
+ * read before the add is still the one it runs on; the add is one
+ * instruction (local_add), which neither an interrupt handler nor a task
+ * preempting this one on the same CPU can split: the slot needs no lock
+ * and no preemption off around it (Linux's this_cpu adds, 2.6.33, without
+ * the get_cpu()/put_cpu() pair).
  */
+static __always_inline void count_allocated(mempool_t *pool)
+{
+	if (MM_DEBUG)
+		local_add(1, &pool->cpu[raw_smp_processor_id()].allocs);
+}
+
+static __always_inline void count_freed(mempool_t *pool)
+{
+	if (MM_DEBUG)
+		local_add(1, &pool->cpu[raw_smp_processor_id()].frees);
+}
+
 static inline void *hand_out(mempool_t *pool, void *element, bool reserve)
 {
-	struct mempool_cpu *c = &pool->cpu[raw_smp_processor_id()];
-
-	local_add(1, &c->out);
-	local_add(1, &c->allocs);
+	count_allocated(pool);
 	if (reserve)
 		__atomic_fetch_add(&pool->from_reserve, 1, __ATOMIC_RELAXED);
 	return element;
@@ -430,7 +447,8 @@ long mempool_out(const mempool_t *pool)
 	long out = 0;
 
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
-		out += READ_ONCE(pool->cpu[cpu].out);
+		out += READ_ONCE(pool->cpu[cpu].allocs) -
+		       READ_ONCE(pool->cpu[cpu].frees);
 	return out;
 }
 
@@ -452,19 +470,22 @@ unsigned long mempool_allocs(const mempool_t *pool)
 static __always_inline void *pool_alloc(mempool_t *pool, int gfp_mask,
 					unsigned long caller)
 {
-	if (likely(pool->alloc == mempool_alloc_slab))
-		return __cache_alloc(pool->pool_data, (gfp_t)gfp_mask, caller);
+	struct kmem_cache *cachep = pool->slab_cache;
+
+	if (likely(cachep))
+		return __cache_alloc(cachep, (gfp_t)gfp_mask, caller);
 	return pool->alloc(gfp_mask, pool->pool_data);
 }
 
 static __always_inline void pool_free(mempool_t *pool, void *element,
 				      unsigned long caller)
 {
-	if (likely(pool->free == mempool_free_slab)) {
+	struct kmem_cache *cachep = pool->slab_cache;
+
+	if (likely(cachep)) {
 		if (MM_DEBUG)
-			slab_check_free(pool->pool_data, element,
-					"kmem_cache_free");
-		__cache_free(pool->pool_data, element, caller);
+			slab_check_free(cachep, element, "kmem_cache_free");
+		__cache_free(cachep, element, caller);
 		return;
 	}
 	pool->free(element, pool->pool_data);
@@ -472,7 +493,8 @@ static __always_inline void pool_free(mempool_t *pool, void *element,
 
 /* LAB mempool: BEGIN mempool_alloc(): the allocator without __GFP_WAIT and __GFP_IO, then the reserve, then wait and retry */
 /* Steps 2 and 3: the allocator without sleeping has just failed. */
-static void *mempool_alloc_slow(mempool_t *pool, int gfp_mask, int gfp_nowait)
+static __noinline void *mempool_alloc_slow(mempool_t *pool, int gfp_mask,
+					   int gfp_nowait)
 {
 	unsigned long flags;
 	void *element;
@@ -517,18 +539,71 @@ static void *mempool_alloc_slow(mempool_t *pool, int gfp_mask, int gfp_nowait)
 	}
 }
 
-void *mempool_alloc(mempool_t *pool, int gfp_mask)
+/* Step 1's mask: the caller's less sleeping and I/O, and no report. */
+static inline int gfp_nowait_of(int gfp_mask)
 {
-	int gfp_nowait = (gfp_mask & ~(__GFP_WAIT | __GFP_IO)) | __GFP_NOWARN;
+	return (gfp_mask & ~(__GFP_WAIT | __GFP_IO)) | __GFP_NOWARN;
+}
+
+/*
+ * A slab pool's step 1 past the array's hit (cache_alloc_fast's slow
+ * end): the cache's own slow path with step 1's mask (gfp_mask is the
+ * caller's), then steps 2 and 3.  Out of line, so that mempool_alloc()
+ * holds nothing across a call.
+ */
+static __noinline void *mempool_alloc_cache_miss(void *ctx, void *objp,
+						 gfp_t gfp_mask,
+						 unsigned long caller,
+						 unsigned long irqflags)
+{
+	mempool_t *pool = ctx;
+	int gfp_nowait = gfp_nowait_of((int)gfp_mask);
+
+	objp = cache_alloc_slow(pool->slab_cache, objp, (gfp_t)gfp_nowait,
+				caller, irqflags);
+	if (likely(objp))
+		return hand_out(pool, objp, false);
+	return mempool_alloc_slow(pool, (int)gfp_mask, gfp_nowait);
+}
+
+/* cache_alloc_fast's hit: the array's top, handed out. */
+static inline void *mempool_cache_hit(void *ctx, void *objp)
+{
+	return hand_out(ctx, objp, false);
+}
+
+/*
+ * Any other pool (or armed fault injection, through should_fail_alloc()
+ * in pool_alloc()): step 1 through the pool's functions, then steps 2
+ * and 3.  Out of line, as mempool_alloc_cache_miss().
+ */
+static __noinline void *mempool_alloc_other(mempool_t *pool, int gfp_mask,
+					    unsigned long caller)
+{
+	int gfp_nowait = gfp_nowait_of(gfp_mask);
 	void *element;
 
-	if (MM_DEBUG)
-		might_sleep_if(gfp_mask & __GFP_WAIT);
 	/* 1. The allocator, without sleeping or I/O. */
-	element = pool_alloc(pool, gfp_nowait, _RET_IP_);
+	element = pool_alloc(pool, gfp_nowait, caller);
 	if (likely(element))
 		return hand_out(pool, element, false);
 	return mempool_alloc_slow(pool, gfp_mask, gfp_nowait);
+}
+
+void *mempool_alloc(mempool_t *pool, int gfp_mask)
+{
+	if (MM_DEBUG)
+		might_sleep_if(gfp_mask & __GFP_WAIT);
+	/*
+	 * 1. The allocator, without sleeping or I/O: a slab pool's array
+	 * inline (step 1's mask differs from the caller's only in bits the
+	 * hit does not look at), the rest in mempool_alloc_cache_miss().
+	 */
+	if (likely(pool->slab_cache && !READ_ONCE(fail_alloc_tasks)))
+		return cache_alloc_fast(pool->slab_cache, (gfp_t)gfp_mask,
+					_RET_IP_, mempool_alloc_cache_miss,
+					mempool_cache_hit, pool);
+	return mempool_alloc_other(pool, gfp_mask, _RET_IP_);
 }
 /* LAB mempool: STUB
 void *mempool_alloc(mempool_t *pool, int gfp_mask)
@@ -544,28 +619,52 @@ void *mempool_alloc(mempool_t *pool, int gfp_mask)
 */
 /* LAB mempool: END */
 
+/* LAB mempool: BEGIN mempool_free(): refill a short reserve first (poisoned, waking a waiter) */
+/*
+ * mempool_free() of an element while the reserve looked short: into it
+ * (poisoned, under the lock, a waiter woken) if it still is, else back to
+ * the allocator.  Out of line, so that mempool_free()'s common case holds
+ * nothing across a call; caller is mempool_free()'s, for owner tracking.
+ */
+static __noinline void mempool_free_short(void *element, mempool_t *pool,
+					  unsigned long caller)
+{
+	unsigned long flags;
+
+	poison_element(pool, element, false);
+	spin_lock_irqsave(&pool->lock, flags);
+	if (pool->curr_nr < pool->min_nr) {
+		add_element_locked(pool, element);
+		spin_unlock_irqrestore(&pool->lock, flags);
+		wake_up(&pool->wait);
+		return;
+	}
+	spin_unlock_irqrestore(&pool->lock, flags);
+	pool_free(pool, element, caller);
+}
+
 void mempool_free(void *element, mempool_t *pool)
 {
 	if (unlikely(!element))
 		return;
-	local_add(-1, &pool->cpu[raw_smp_processor_id()].out);	/* hand_out() */
-	/* LAB mempool: BEGIN mempool_free(): refill a short reserve first (poisoned, waking a waiter) */
-	if (unlikely(READ_ONCE(pool->curr_nr) < READ_ONCE(pool->min_nr))) {
-		unsigned long flags;
-
-		poison_element(pool, element, false);
-		spin_lock_irqsave(&pool->lock, flags);
-		if (pool->curr_nr < pool->min_nr) {
-			add_element_locked(pool, element);
-			spin_unlock_irqrestore(&pool->lock, flags);
-			wake_up(&pool->wait);
-			return;
-		}
-		spin_unlock_irqrestore(&pool->lock, flags);
+	count_freed(pool);
+	/* A hint, without the lock: mempool_free_short() checks again. */
+	if (unlikely(READ_ONCE(pool->curr_nr) < pool->min_nr)) {
+		mempool_free_short(element, pool, _RET_IP_);
+		return;
 	}
-	/* LAB mempool: END */
 	pool_free(pool, element, _RET_IP_);
 }
+/* LAB mempool: STUB
+void mempool_free(void *element, mempool_t *pool)
+{
+	if (unlikely(!element))
+		return;
+	count_freed(pool);
+	pool_free(pool, element, _RET_IP_);
+}
+*/
+/* LAB mempool: END */
 
 /* ---- the usual allocators ------------------------------------------- */
 
@@ -644,10 +743,16 @@ void show_mempools(void)
 		char what[40];
 
 		describe_pool(pool, what, sizeof(what));
-		pr_info("%p %-24s %6d %7d %6ld %10lu %12lu %6lu %6lu\n",
-			(void *)pool, what, pool->min_nr, pool->curr_nr,
-			mempool_out(pool), mempool_allocs(pool),
-			pool->from_reserve, pool->waits, pool->fails);
+		if (MM_DEBUG)
+			pr_info("%p %-24s %6d %7d %6ld %10lu %12lu %6lu %6lu\n",
+				(void *)pool, what, pool->min_nr, pool->curr_nr,
+				mempool_out(pool), mempool_allocs(pool),
+				pool->from_reserve, pool->waits, pool->fails);
+		else	/* out and allocs are not counted */
+			pr_info("%p %-24s %6d %7d %6s %10s %12lu %6lu %6lu\n",
+				(void *)pool, what, pool->min_nr, pool->curr_nr,
+				"-", "-", pool->from_reserve, pool->waits,
+				pool->fails);
 	}
 	spin_unlock_irqrestore(&pools_lock, flags);
 }

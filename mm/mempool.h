@@ -40,15 +40,22 @@ typedef struct mempool_s {
 	void *pool_data;
 	mempool_alloc_t *alloc;
 	mempool_free_t *free;
+	/*
+	 * A slab pool's cache (alloc and free are mempool_alloc_slab and
+	 * mempool_free_slab), else NULL: the fast paths' one load to know
+	 * they may inline the cache's pair (set once, by mempool_create).
+	 */
+	struct kmem_cache *slab_cache;
 	wait_queue_head_t wait;		/* callers waiting for an element */
 	/*
-	 * The fast path's counts, per CPU (each CPU adds to its own, with
-	 * local_add(): no lock, no atomic); a CPU's out may be negative
-	 * (freed elements another CPU handed out): the sum is what counts.
+	 * The fast path's counts, per CPU, kept in MM_DEBUG builds only (2.6
+	 * kept none; mm/mm.h): each CPU adds to its own with local_add(), no
+	 * lock, no atomic, one add on each side.  Elements out is the sum of
+	 * allocs - frees (a CPU may free what another handed out).
 	 */
 	struct mempool_cpu {
-		long out;		/* handed out, not yet freed */
 		long allocs;		/* mempool_alloc() successes */
+		long frees;		/* mempool_free()s of an element */
 		/* A cache line each (when kmalloc aligns the pool, as it
 		 * does without slab debugging); not __aligned: kmalloc
 		 * promises no more than a word. */
@@ -61,7 +68,10 @@ typedef struct mempool_s {
 	struct list_head list;		/* on the list of every pool */
 } mempool_t;
 
-/* Elements out and successful allocations, summed over the CPUs. */
+/*
+ * Elements out and successful allocations, summed over the CPUs (MM_DEBUG
+ * builds; 0 in others, which do not count).
+ */
 long mempool_out(const mempool_t *pool);
 unsigned long mempool_allocs(const mempool_t *pool);
 

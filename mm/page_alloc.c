@@ -34,8 +34,12 @@
  * preferred zone passes; the watermark inlined too, where order 0 folds
  * to one comparison (4.7's zone_watermark_fast shortcut); the free
  * inlined into __free_pages() down to the list push, the batch trim out
- * of line.  The order-0 page state checks are MM_DEBUG's (mm/mm.h;
- * CONFIG_DEBUG_VM's since 4.7, see mm/internal.h).
+ * of line.  Every call on the way to or from a list is a tail call or
+ * the last act of the path (alloc_page_fast_finish, alloc_pages_refill,
+ * pcp_free_trim, local_irq_restore_slow), so the fast paths save no
+ * registers for calls they do not make.  The order-0 page state checks
+ * are MM_DEBUG's (mm/mm.h; CONFIG_DEBUG_VM's since 4.7, see
+ * mm/internal.h).
  *
  * Allocation (__alloc_pages) has the shape of Linux 2.6's:
  *  - try every zone of the zonelist at pages_low (plus lowmem_reserve
@@ -260,16 +264,22 @@ struct page *rmqueue_locked(struct zone *zone, unsigned int order)
 
 /* ---- page state checks ----------------------------------------------- */
 
+/* The struct page of a new block: its order, head flag, one reference. */
+static __always_inline void set_new_page(struct page *page, unsigned int order)
+{
+	page->private = order;
+	if (order)
+		__SetPageHead(page);
+	set_page_count(page, 1);
+}
+
 static __always_inline void prep_new_page(struct page *page, unsigned int order,
 					  gfp_t gfp)
 {
 	new_page_check_fast(page, order);
 	if (unlikely(page_poisoning))
 		check_poison_pages(page, 1U << order);
-	page->private = order;
-	if (order)
-		__SetPageHead(page);
-	set_page_count(page, 1);
+	set_new_page(page, order);
 	if (unlikely(gfp & __GFP_ZERO))
 		for (unsigned long i = 0; i < (1UL << order); i++)
 			clear_highpage(page + i);
@@ -584,9 +594,28 @@ struct page *pcp_alloc(struct zone *zone, bool cold)
 	/* LAB pcp: END */
 }
 
+/* LAB pcp: BEGIN pcp_free_trim(): a list at high gives a batch back, then the push (__pcp_free's out-of-line end) */
+/*
+ * The end of __pcp_free() when the list is at its high mark: trim a batch
+ * from the cold end, then push.  Out of line, with all it needs as
+ * arguments, so that the push needs no callee-saved registers.
+ */
+static __noinline void pcp_free_trim(struct zone *zone, struct page *page,
+				     struct per_cpu_pages *pcp,
+				     unsigned long flags)
+{
+	pcp->count -= free_pages_bulk(zone, pcp->batch, &pcp->list);
+	__SetPagePcp(page);
+	list_add(&page->lru, &pcp->list);
+	pcp->count++;
+	local_irq_restore(flags);
+}
+/* LAB pcp: END */
+
 /*
  * Puts a free order-0 page on this CPU's list of zone (checked already).
  * Inlined into free_hot_cold_page(); pcp_free() is its entry for tests.
+ * Every call is a tail call (pcp_free_trim, local_irq_restore_slow).
  */
 static __always_inline void __pcp_free(struct zone *zone, struct page *page,
 				       bool cold)
@@ -598,12 +627,15 @@ static __always_inline void __pcp_free(struct zone *zone, struct page *page,
 	local_irq_save(flags);
 	/* Interrupts just turned off: smp_processor_id()'s check is moot. */
 	pcp = &zone->pageset[raw_smp_processor_id()].pcp[cold];
-	if (unlikely(pcp->count >= pcp->high))
-		pcp->count -= free_pages_bulk(zone, pcp->batch, &pcp->list);
+	if (unlikely(pcp->count >= pcp->high)) {
+		pcp_free_trim(zone, page, pcp, flags);
+		return;
+	}
 	__SetPagePcp(page);
 	list_add(&page->lru, &pcp->list);
 	pcp->count++;
-	local_irq_restore(flags);
+	if (unlikely(!local_irq_restore_fast(flags)))
+		local_irq_restore_slow(flags);
 	/* LAB pcp: STUB
 	unsigned long flags;
 
@@ -620,6 +652,13 @@ void pcp_free(struct zone *zone, struct page *page, bool cold)
 	__pcp_free(zone, page, cold);
 }
 
+/* page_poisoning's free: poison, then the list; out of line, as above. */
+static __noinline void free_hot_cold_page_poisoned(struct page *page, bool cold)
+{
+	poison_pages(page, 1);
+	pcp_free(page_zone(page), page, cold);
+}
+
 static __always_inline void free_hot_cold_page(struct page *page, bool cold)
 {
 	if (unlikely(pcp_bypass)) {
@@ -628,8 +667,10 @@ static __always_inline void free_hot_cold_page(struct page *page, bool cold)
 	}
 	free_page_check_fast(page, 0);
 	account_reclaimed(0);
-	if (unlikely(page_poisoning))
-		poison_pages(page, 1);
+	if (unlikely(page_poisoning)) {
+		free_hot_cold_page_poisoned(page, cold);
+		return;
+	}
 	__pcp_free(page_zone(page), page, cold);
 }
 
@@ -932,36 +973,68 @@ got_pg_fast:
  * allocation go only as far down as its ALLOC_* flags allow.  Anything
  * else - an empty or low list, another order, an odd mask - takes the
  * full path too, which refills the list under the zone lock.
+ *
+ * Nothing on the way to a page calls a function and comes back: every
+ * call is a tail call, or a noinline helper that finishes the job
+ * (alloc_page_fast_finish: the full local_irq_restore, poison, zeroing;
+ * alloc_pages_refill: the full restore, then the full path), so the path
+ * needs no callee-saved registers.
  */
-static __always_inline struct page *alloc_page_fast(struct zone *zone,
+static __noinline struct page *alloc_page_fast_finish(struct page *page,
+						      gfp_t gfp_mask,
+						      unsigned long flags)
+{
+	local_irq_restore_slow(flags);
+	prep_new_page(page, 0, gfp_mask);
+	return page;
+}
+
+static struct page *__alloc_pages(gfp_t gfp_mask, unsigned int order,
+				  struct zonelist *zl);
+
+static __noinline struct page *alloc_pages_refill(gfp_t gfp_mask,
+						  struct zonelist *zl,
+						  unsigned long flags)
+{
+	local_irq_restore(flags);
+	return __alloc_pages(gfp_mask, 0, zl);
+}
+
+/* The page, from the list or else from the full path. */
+static __always_inline struct page *alloc_page_fast(struct zonelist *zl,
 						    gfp_t gfp_mask)
 {
+	struct zone *zone = zl->zones[0];
 	struct per_cpu_pageset *ps;
 	struct per_cpu_pages *pcp;
-	struct page *page = NULL;
+	struct page *page;
 	unsigned long flags;
 
 	if (unlikely(!__zone_watermark_ok(zone, 0, zone->pages_low,
 					  zone_idx(zone), 0)))
-		return NULL;
+		return __alloc_pages(gfp_mask, 0, zl);
 	local_irq_save(flags);
 	/* Interrupts just turned off: smp_processor_id()'s check is moot. */
 	ps = &zone->pageset[raw_smp_processor_id()];
-	pcp = &ps->pcp[!!(gfp_mask & __GFP_COLD)];
-	if (likely(pcp->count > pcp->low)) {
-		page = pcp_take(pcp);
-		__pageset_stat_inc(ps, NR_PCP_HIT);
-		__pageset_stat_inc(ps, NR_ALLOC_FAST);
-	}
-	local_irq_restore(flags);
-	if (likely(page))
-		prep_new_page(page, 0, gfp_mask);
+	pcp = ps->pcp + (unsigned long)!!(gfp_mask & __GFP_COLD);
+	if (unlikely(pcp->count <= pcp->low))
+		return alloc_pages_refill(gfp_mask, zl, flags);
+	page = pcp_take(pcp);
+	__pageset_stat_inc(ps, NR_PCP_HIT);
+	__pageset_stat_inc(ps, NR_ALLOC_FAST);
+	if (unlikely(page_poisoning || (gfp_mask & __GFP_ZERO) ||
+		     !local_irq_restore_fast(flags)))
+		return alloc_page_fast_finish(page, gfp_mask, flags);
+	/* prep_new_page() less the poison and zeroing just ruled out. */
+	new_page_check_fast(page, 0);
+	set_new_page(page, 0);
 	return page;
 }
 
 /*
  * Both entry points, inlined into each: the order-0 fast path, else the
- * full one.  The zonelist is the caller's node's.
+ * full one.  The zonelist is the caller's node's.  Fault injection, when
+ * armed, sends every allocation the full way, which asks should_fail_alloc.
  */
 static __always_inline struct page *alloc_pages_zonelist(gfp_t gfp_mask,
 							 unsigned int order,
@@ -969,15 +1042,12 @@ static __always_inline struct page *alloc_pages_zonelist(gfp_t gfp_mask,
 {
 	if (MM_DEBUG)
 		might_sleep_if(gfp_mask & __GFP_WAIT);
+	if (likely(order == 0 && !READ_ONCE(fail_alloc_tasks) &&
+		   zl->zones[0] && !pcp_bypass &&
+		   !(gfp_mask & ~__GFP_BITS_MASK)))
+		return alloc_page_fast(zl, gfp_mask);
 	if (should_fail_alloc(gfp_mask))
 		return NULL;
-	if (likely(order == 0 && zl->zones[0] && !pcp_bypass &&
-		   !(gfp_mask & ~__GFP_BITS_MASK))) {
-		struct page *page = alloc_page_fast(zl->zones[0], gfp_mask);
-
-		if (likely(page))
-			return page;
-	}
 	return __alloc_pages(gfp_mask, order, zl);
 }
 

@@ -23,7 +23,12 @@
  * points (mm/slab_internal.h: kmalloc and the mempools inline it too)
  * and the refill and the flush out of line (2.6.11's
  * ____cache_alloc/cache_alloc_refill and __cache_free/cache_flusharray
- * split), so a hit saves no registers for calls it does not make.  The
+ * split), so a hit saves no registers for calls it does not make: the
+ * inline path ends in a call only as its last act (cache_alloc_slow,
+ * cache_free_slow: the refill or flush, debug, zeroing and the full
+ * local_irq_restore), and restores the interrupt flag with a bare store
+ * when nothing needs telling (kernel/spinlock.h: local_irq_restore_fast).
+ * The
  * checks of what kmem_cache_free() is given and the slab debugging
  * (mm/slab_debug.c) are MM_DEBUG's (mm/mm.h): a production build compiles
  * them out, as 2.6 without DEBUG had none.  Not followed: shared and alien
@@ -413,6 +418,37 @@ __noinline void cache_free_cpu(struct kmem_cache *cachep, void *objp)
 	free_block(cachep, &objp, 1);
 	*/
 	/* LAB slab: END */
+}
+
+/*
+ * The out-of-line ends of __cache_alloc() and __cache_free()
+ * (mm/slab_internal.h): the refill of an empty array, the flush of a
+ * full one, the full local_irq_restore(), the debug and the zeroing.
+ * The inline paths call them last, so that they hold nothing across a
+ * call.
+ */
+__noinline void *cache_alloc_slow(void *ctx, void *objp, gfp_t flags,
+				  unsigned long caller, unsigned long irqflags)
+{
+	struct kmem_cache *cachep = ctx;
+
+	if (!objp)
+		objp = cache_alloc_cpu(cachep, flags);
+	local_irq_restore(irqflags);
+	if (unlikely(!objp))
+		return NULL;
+	if (MM_DEBUG && unlikely(cachep->flags & SLAB_DEBUG_FLAGS))
+		slab_debug_alloc(cachep, objp, caller);
+	if (unlikely(flags & __GFP_ZERO))
+		memset(objp, 0, cachep->object_size);
+	return objp;
+}
+
+__noinline void cache_free_slow(struct kmem_cache *cachep, void *objp,
+				unsigned long irqflags)
+{
+	cache_free_cpu(cachep, objp);
+	local_irq_restore(irqflags);
 }
 
 struct drain_arg {

@@ -204,11 +204,11 @@ static __always_inline void *ac_pop(struct array_cache *ac)
 
 /*
  * The array's hit, inline (2.6.11's ____cache_alloc): pop a non-empty
- * array here, and call cache_alloc_cpu() out of line only when it is
- * empty.  Interrupts off (the caller turned them off just before).
+ * array here; NULL for an empty one (an array holds no NULL), which the
+ * caller then refills out of line (cache_alloc_cpu).  Interrupts off (the
+ * caller turned them off just before).
  */
-static __always_inline void *cache_alloc_array(struct kmem_cache *cachep,
-					       gfp_t flags)
+static __always_inline void *cache_alloc_array(struct kmem_cache *cachep)
 {
 	/* LAB slab: BEGIN the hit, inline: pop a non-empty array here (ac_pop), without calling cache_alloc_cpu */
 	struct array_cache *ac = __cpu_array(cachep);
@@ -216,15 +216,16 @@ static __always_inline void *cache_alloc_array(struct kmem_cache *cachep,
 	if (likely(ac->avail))
 		return ac_pop(ac);
 	/* LAB slab: END */
-	return cache_alloc_cpu(cachep, flags);
+	return NULL;
 }
 
 /*
- * The mirror (2.6.11's __cache_free): push onto an array with room here,
- * and call cache_free_cpu() out of line only for a full one.  Interrupts
- * off (the caller turned them off just before).
+ * The mirror (2.6.11's __cache_free): push onto an array with room here
+ * and say so; false for a full one, which the caller then flushes out of
+ * line (cache_free_cpu).  Interrupts off (the caller turned them off just
+ * before).
  */
-static __always_inline void cache_free_array(struct kmem_cache *cachep,
+static __always_inline bool cache_free_array(struct kmem_cache *cachep,
 					     void *objp)
 {
 	/* LAB slab: BEGIN the push, inline: onto an array with room here, without calling cache_free_cpu */
@@ -232,43 +233,79 @@ static __always_inline void cache_free_array(struct kmem_cache *cachep,
 
 	if (likely(ac->avail < ac->limit)) {
 		ac->entry[ac->avail++] = objp;
-		return;
+		return true;
 	}
 	/* LAB slab: END */
-	cache_free_cpu(cachep, objp);
+	return false;
 }
 
 /*
- * An object from cachep: the top of this CPU's array, the rest out of
- * line (cache_alloc_array, cache_alloc_cpu).  Inline in kmem_cache_alloc(), kmalloc() and
- * mempool_alloc() of a slab pool; caller is whom owner tracking names.
- * Each entry point says might_sleep_if() itself, so that the report
- * names its file (MM_DEBUG builds).
+ * The out-of-line ends of __cache_alloc() and __cache_free() (mm/slab.c):
+ * everything but the array's hit and the bare restore of the interrupt
+ * flag, with all they need as arguments, so that the inline paths hold
+ * no value across a call and need no callee-saved registers.  Entered
+ * with interrupts off as the fast path left them; irqflags restores them.
+ * cache_alloc_slow()'s ctx is the cache (the type of every slow end that
+ * cache_alloc_fast() may call: a caller with more to do after a miss
+ * passes its own, which calls cache_alloc_slow()).
  */
-static __always_inline void *__cache_alloc(struct kmem_cache *cachep,
-					   gfp_t flags, unsigned long caller)
+typedef void *cache_alloc_slow_t(void *ctx, void *objp, gfp_t flags,
+				 unsigned long caller, unsigned long irqflags);
+cache_alloc_slow_t cache_alloc_slow;
+void cache_free_slow(struct kmem_cache *cachep, void *objp,
+		     unsigned long irqflags);
+
+/*
+ * The inline half of an allocation from cachep: the top of this CPU's
+ * array, with a bare restore of the interrupt flag, then hit(ctx, objp)
+ * (inlined: slow and hit are constants in every caller); anything else -
+ * an empty array (objp NULL), zeroing, debugging, a full restore - is a
+ * tail call of slow(ctx, objp, flags, caller, irqflags).  Fault injection
+ * is the caller's.
+ */
+static __always_inline void *cache_alloc_fast(struct kmem_cache *cachep,
+					      gfp_t flags, unsigned long caller,
+					      cache_alloc_slow_t *slow,
+					      void *(*hit)(void *ctx, void *objp),
+					      void *ctx)
 {
 	unsigned long irqflags;
 	void *objp;
 
+	local_irq_save(irqflags);
+	objp = cache_alloc_array(cachep);
+	if (unlikely(!objp || (flags & __GFP_ZERO) ||
+		     (MM_DEBUG && (cachep->flags & SLAB_DEBUG_FLAGS)) ||
+		     !local_irq_restore_fast(irqflags)))
+		return slow(ctx, objp, flags, caller, irqflags);
+	return hit(ctx, objp);
+}
+
+static inline void *cache_alloc_hit(void *cachep, void *objp)
+{
+	return objp;
+}
+
+/*
+ * An object from cachep: the top of this CPU's array, the rest out of
+ * line (cache_alloc_slow: the refill, the debug and zeroing, the full
+ * restore).  Inline in kmem_cache_alloc() and kmalloc(); caller is whom
+ * owner tracking names.  Each entry point says might_sleep_if() itself,
+ * so that the report names its file (MM_DEBUG builds).
+ */
+static __always_inline void *__cache_alloc(struct kmem_cache *cachep,
+					   gfp_t flags, unsigned long caller)
+{
 	if (should_fail_alloc(flags))
 		return NULL;
-	local_irq_save(irqflags);
-	objp = cache_alloc_array(cachep, flags);
-	local_irq_restore(irqflags);
-	if (unlikely(!objp))
-		return NULL;
-	if (MM_DEBUG && unlikely(cachep->flags & SLAB_DEBUG_FLAGS))
-		slab_debug_alloc(cachep, objp, caller);
-	if (unlikely(flags & __GFP_ZERO))
-		memset(objp, 0, cachep->object_size);
-	return objp;
+	return cache_alloc_fast(cachep, flags, caller, cache_alloc_slow,
+				cache_alloc_hit, cachep);
 }
 
 /*
  * Frees objp to this CPU's array of cachep after the debug checks (no
  * others: kmem_cache_free and kfree check first), a full array out of
- * line (cache_free_array, cache_free_cpu).
+ * line (cache_free_slow).
  */
 static __always_inline void __cache_free(struct kmem_cache *cachep, void *objp,
 					 unsigned long caller)
@@ -278,8 +315,12 @@ static __always_inline void __cache_free(struct kmem_cache *cachep, void *objp,
 	if (MM_DEBUG && unlikely(cachep->flags & SLAB_DEBUG_FLAGS))
 		slab_debug_free(cachep, objp, caller);
 	local_irq_save(irqflags);
-	cache_free_array(cachep, objp);
-	local_irq_restore(irqflags);
+	if (unlikely(!cache_free_array(cachep, objp))) {
+		cache_free_slow(cachep, objp, irqflags);
+		return;
+	}
+	if (unlikely(!local_irq_restore_fast(irqflags)))
+		local_irq_restore_slow(irqflags);
 }
 /* The smallest kmalloc cache of at least size bytes (off-slab descriptors). */
 struct kmem_cache *kmalloc_slab_for(size_t size);

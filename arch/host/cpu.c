@@ -25,7 +25,7 @@
 #include "lib/string.h"
 
 __thread int host_cpu;
-__thread unsigned long host_irq_flags;
+__thread bool host_irq_flags;
 unsigned int host_nr_cpus = 1;
 
 /*

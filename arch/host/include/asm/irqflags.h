@@ -18,7 +18,12 @@
 
 #define HOST_IRQ_ENABLED 1UL
 
-extern __thread unsigned long host_irq_flags;
+/*
+ * The flag, 0 or HOST_IRQ_ENABLED, kept as a bool: a store to it may
+ * alias no other type, so a fast path that loaded __per_cpu_offset[] or a
+ * list pointer before local_irq_save() need not load it again after.
+ */
+extern __thread bool host_irq_flags;
 /* This CPU's pending interrupts; others reach it through host_pending[]. */
 extern __thread unsigned int host_pending_self;
 extern unsigned int *host_pending[NR_CPUS];
@@ -60,6 +65,21 @@ static inline void arch_local_irq_restore(unsigned long flags)
 	if (flags & HOST_IRQ_ENABLED)
 		host_irq_check();
 }
+
+/*
+ * arch_local_irq_restore() without taking the interrupts: false when the
+ * flags turned them on with one pending, which the caller then takes by
+ * restoring again out of line (kernel/spinlock.h: local_irq_restore_fast).
+ * The flag is stored before the look, as in arch_local_irq_restore(), so
+ * an interrupt raised meanwhile is seen by one or the other.
+ */
+static inline bool arch_local_irq_restore_quiet(unsigned long flags)
+{
+	host_irq_flags = flags;
+	return !(flags & HOST_IRQ_ENABLED) ||
+	       likely(!__atomic_load_n(&host_pending_self, __ATOMIC_RELAXED));
+}
+#define arch_local_irq_restore_quiet arch_local_irq_restore_quiet
 
 static inline bool arch_irqs_disabled_flags(unsigned long flags)
 {
