@@ -362,7 +362,8 @@ test-host: $(HOST_BIN) $(FUZZ_BINS)
 	$(PYTHON) tools/host-tests.py --counts $(BUILD)/host-counts.txt \
 		--host-binary $(HOST_BIN) --logs $(BUILD)/logs \
 		--fuzz $(FUZZ_BINS) --fuzz-seconds $(FUZZ_TEST_SECONDS) \
-		--fuzz-corpus tests/fuzz/corpus --fuzz-work $(FUZZ_BUILD)
+		--fuzz-corpus tests/fuzz/corpus --fuzz-work $(FUZZ_BUILD) \
+		--jobs $(JOBS)
 
 # The exercises of docs/exercises.md, checked: each step of
 # tests/exercises.txt patched into a copy of the tree (with the objects
