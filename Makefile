@@ -360,7 +360,7 @@ test: deps $(KERNEL) $(ISO) $(ISO_MB1)
 # physical maps (tests/mmsnap-golden.txt) and loads a report of a few logs
 # in headless Chromium (tools/postboot_checks.py).
 POST_CHECK = $(PYTHON) tools/postboot_checks.py --logs $(BUILD)/logs \
-	     --only '$(ONLY)' --work $(BUILD)/report-check
+	     --only '$(ONLY)' --work $(BUILD)/report-check $(FORCE_FLAG)
 
 test-qemu: deps $(KERNEL) $(ISO) $(ISO_MB1)
 	$(PYTHON) tools/runner.py $(RUNNER_ARGS)

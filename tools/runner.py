@@ -752,6 +752,9 @@ def run_post_check(command: str) -> tuple[str, ktap.Counts, str]:
     words = shlex.split(command)
     name = os.path.basename(next((w for w in words if w.endswith(".py")),
                                  words[0]))
+    reused = sum(int(m.group(1)) for m in
+                 (recorded.REUSED_RE.fullmatch(line.strip())
+                  for line in out.splitlines()) if m)
     for line in reversed(out.splitlines()):
         m = EXTRA_COUNTS_RE.fullmatch(line.strip())
         if m:
@@ -760,7 +763,7 @@ def run_post_check(command: str) -> tuple[str, ktap.Counts, str]:
             if proc.returncode != 0 and not counts.failed:
                 return name, counts + ktap.Counts(failed=1), \
                     f"exit status {proc.returncode}"
-            return name, counts, ""
+            return name, counts, f"{reused} reused" if reused else ""
     print(f"FAIL post-boot checks: no 'N passed, N failed' line "
           f"(exit status {proc.returncode})")
     return name, ktap.Counts(failed=1), "no counts line"
@@ -1064,7 +1067,9 @@ def run(args: argparse.Namespace) -> int:
             counts, note = ktap.Counts(failed=1), f"unreadable: {reason}"
         extras.append((path, counts, note))
 
-    reused = sum(recorded.read_reused(p) for p in args.extra_counts)
+    reused = sum(recorded.read_reused(p) for p in args.extra_counts) + sum(
+        int(note.split()[0]) for _, _, note in extras[:1]
+        if args.post_check and note.endswith(" reused"))
     print_summary(boots, verdicts, extras)
     total = ktap.Counts()
     for verdict in verdicts.values():

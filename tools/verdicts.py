@@ -20,14 +20,20 @@ build/verdicts/, keyed on a digest of every input that could change it:
   - the environment variables the Makefile reads (each NAME ?= ... and
     CROSS) and the variables given on make's command line (MAKEFLAGS, less
     the job server's), which reach the builds inside the checks;
-  - the check itself (a lab list, an exercise ID).
+  - the check itself (a lab list, an exercise ID, a boot's matrix line).
+
+The runner (--reuse) keys each boot on the images it starts (kernel,
+ISOs, OVMF) and the same toolchain and tree, and reuses a boot only
+while its log is the one the recorded run left; the post-boot checks key
+on the logs they read and the browser.
 
 A later run with the same digest prints the recorded lines, marked
 "(reused)", and counts them exactly as the run did; a failure is never
 recorded, so a failing check runs every time.  FORCE=1 (--force) runs
 everything and records afresh; a clean clone has no build/verdicts and
-runs everything.  Counts files gain a line "reused N" that tools/runner.py
-adds up and reports before its last line.
+runs everything.  Counts files (and the post-boot checks' output) gain a
+line "reused N" that tools/runner.py adds up and reports before its last
+line.
 """
 
 from __future__ import annotations
@@ -72,7 +78,7 @@ def _run(cmd: list[str]) -> str:
         return f"cannot run ({e})"
 
 
-def _program(name: str) -> list[str]:
+def program(name: str) -> list[str]:
     """What identifies a program: its resolved path, contents, version."""
     path = shutil.which(name) if os.sep not in name else name
     if not path:
@@ -124,11 +130,11 @@ def toolchain(root: str) -> list[str]:
                  env.get("HOSTCC", "gcc"),
                  env.get("QEMU", "qemu-system-i386"), sys.executable, "make",
                  "git"):
-        out += _program(prog)
+        out += program(prog)
     for part in ("cc1", "as", "ld"):
         prog = _run([cc, f"-print-prog-name={part}"])
         if os.sep in prog:
-            out += _program(prog)
+            out += program(prog)
     out.append("libgcc " + _file_digest(
         _run([cc, "-m32", "-print-libgcc-file-name"])))
     for d in FIRMWARE_DIRS:
@@ -139,9 +145,10 @@ def toolchain(root: str) -> list[str]:
     return out
 
 
-def inputs_digest(root: str, built: list[str] = ()) -> str:
+def inputs_digest(root: str, built: list[str] = (),
+                  programs: list[str] = ()) -> str:
     """The digest of everything a check's verdict depends on (but the
-    check itself)."""
+    check itself); programs: more programs it runs, identified."""
     root = os.path.abspath(root)
     h = hashlib.sha256(f"mm86 verdicts {VERSION}\n".encode())
     for path in labtree.tree_files(root):
@@ -150,7 +157,8 @@ def inputs_digest(root: str, built: list[str] = ()) -> str:
     for path in built:
         h.update(f"built {path} {_file_digest(os.path.join(root, path))}\n"
                  .encode())
-    for line in toolchain(root):
+    for line in toolchain(root) + [p for name in programs
+                                   for p in program(name)]:
         h.update(f"tool {line}\n".encode())
     for name in _makefile_variables(root):
         if name in os.environ:
