@@ -531,17 +531,25 @@ def main(argv: list[str] | None = None) -> int:
               f"    {_tail(res.stdout + res.stderr)}", file=sys.stderr)
         return 2
     # A step that passed with these very inputs (the tree's files, the
-    # kernel and host binary built from them, the toolchain, QEMU) is not
-    # run again: its recorded verdict is printed and counted.
-    built = ["build/mm86.elf"] + (["build/host/mm86-host"]
-                                  if "host" in targets else [])
-    store = verdicts.Store(root, "build", verdicts.inputs_digest(root, built),
-                           args.force)
+    # kernel built from them, and for a host step the host binary, the
+    # toolchain, QEMU) is not run again: its recorded verdict is printed
+    # and counted.
+    def built(ex: Exercise) -> list[str]:
+        return ["build/mm86.elf"] + (["build/host/mm86-host"]
+                                     if ex.host is not None else [])
+
+    def stores(selected=tuple(exercises)) -> dict[tuple, verdicts.Store]:
+        kinds = {tuple(built(ex)) for ex in selected}
+        return {k: verdicts.Store(root, "build",
+                                  verdicts.inputs_digest(root, list(k)),
+                                  args.force) for k in kinds}
+
+    store = stores()
     results: list[Result] = []
     reused = 0
     to_run = []
     for ex in exercises:
-        record = store.get(f"exercise {ex.id}")
+        record = store[tuple(built(ex))].get(f"exercise {ex.id}")
         if record is None:
             to_run.append(ex)
             continue
@@ -584,13 +592,15 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if own_work:
             shutil.rmtree(work, ignore_errors=True)
-    ran = {ex.id for ex in exercises}
-    if any(r.passed and r.id in ran for r in results):
-        if verdicts.inputs_digest(root, built) == store.digest:
-            for r in results:
-                if r.passed and r.id in ran:
-                    store.put(f"exercise {r.id}", {"text": r.text,
-                                                   "seconds": r.seconds})
+    passed_now = [ex for ex in exercises
+                  if any(r.passed and r.id == ex.id for r in results)]
+    if passed_now:
+        after = stores()
+        if all(after[k].digest == store[k].digest for k in store):
+            for ex in passed_now:
+                r = next(r for r in results if r.id == ex.id)
+                store[tuple(built(ex))].put(f"exercise {ex.id}", {
+                    "text": r.text, "seconds": r.seconds})
         else:
             print("exercises: not recorded: the inputs changed while they "
                   "ran")
