@@ -120,6 +120,37 @@ class SchedulingTest(unittest.TestCase):
         self.assertEqual(keys[0], keys[1])
         self.assertEqual(len(set(keys)), 3)
 
+    def test_a_boot_is_reused_only_while_its_log_is_unchanged(self):
+        root = tempfile.mkdtemp(prefix="mm86-verdicts-")
+        try:
+            boot = runner.parse_matrix(self.MATRIX)[0]
+            log = os.path.join(root, "a.log")
+            with open(log, "w") as f:
+                f.write("A\n")
+            store = verdicts.Store(root, "", "d1")
+            verdict = runner.Verdict(
+                passed=True, counts=runner.ktap.Counts(1, 0, 0),
+                rows=[runner.Row("(must fail)", runner.ktap.Counts(1, 0, 0),
+                                 "failed as expected")],
+                summary="failed as expected: exit 35")
+            runner.record_boot(store, boot, log, verdict, 0.5)
+            record = runner.reusable(store, boot, log)
+            self.assertIsNotNone(record)
+            again = runner.record_verdict(record)
+            self.assertEqual(again.counts, verdict.counts)
+            self.assertEqual([(r.suite, r.counts, r.note) for r in again.rows],
+                             [(r.suite, r.counts, r.note)
+                              for r in verdict.rows])
+            other = runner.parse_matrix(self.MATRIX)[1]
+            self.assertIsNone(runner.reusable(store, other, log))
+            with open(log, "a") as f:
+                f.write("edited\n")
+            self.assertIsNone(runner.reusable(store, boot, log))
+            os.remove(log)
+            self.assertIsNone(runner.reusable(store, boot, log))
+        finally:
+            subprocess.run(["rm", "-rf", root])
+
     def test_durations_round_trip(self):
         logs = tempfile.mkdtemp(prefix="mm86-verdicts-")
         try:
