@@ -9,8 +9,10 @@
 # uefi), BOOT (kernel, iso or iso-mb1), MACHINE (q35) for run/debug,
 # GDBPORT and OPT (-Og: its own build directory) for debug/gdb,
 # RUN_TIMEOUT (seconds before make run gives up; 0 never),
-# ONLY (a glob of boot names for test), JOBS (parallel boots), NR_CPUS (the
-# most CPUs the kernel supports; a build setting, default 16).
+# ONLY (a glob of boot names for test), JOBS (parallel boots), FORCE=1 (make
+# test re-runs the boots, lab and exercise checks whose passing verdict it
+# recorded), NR_CPUS (the most CPUs the kernel supports; a build setting,
+# default 16).
 
 # ---- toolchain ----------------------------------------------------------
 # Nothing below asks a tool that `make deps` may still have to install while
@@ -343,8 +345,17 @@ define write-gdb-script
 endef
 
 # ---- testing ------------------------------------------------------------
+# The boots', labs' and exercises' checks record their passing verdicts
+# under $(BUILD)/verdicts, keyed on every input (the tree's files, the
+# built kernel, ISOs and host binary, OVMF, the compilers, QEMU and its
+# firmware, the make variables: tools/verdicts.py); a run with the same
+# inputs reuses them (a boot's only while its log is the one it left) and
+# make test's summary says how many.  FORCE=1 runs everything.
+FORCE ?=
+FORCE_FLAG = $(if $(filter-out 0,$(FORCE)),--force)
 RUNNER_ARGS = --jobs $(JOBS) --only '$(ONLY)' --kernel $(KERNEL) \
-	      --iso $(ISO) --iso-mb1 $(ISO_MB1) --logs $(BUILD)/logs
+	      --iso $(ISO) --iso-mb1 $(ISO_MB1) --logs $(BUILD)/logs \
+	      $(if $(FORCE_FLAG),,--reuse)
 
 test: deps $(KERNEL) $(ISO) $(ISO_MB1)
 	@rm -f $(BUILD)/host-counts.txt $(BUILD)/lab-counts.txt \
@@ -360,7 +371,7 @@ test: deps $(KERNEL) $(ISO) $(ISO_MB1)
 # physical maps (tests/mmsnap-golden.txt) and loads a report of a few logs
 # in headless Chromium (tools/postboot_checks.py).
 POST_CHECK = $(PYTHON) tools/postboot_checks.py --logs $(BUILD)/logs \
-	     --only '$(ONLY)' --work $(BUILD)/report-check
+	     --only '$(ONLY)' --work $(BUILD)/report-check $(FORCE_FLAG)
 
 test-qemu: deps $(KERNEL) $(ISO) $(ISO_MB1)
 	$(PYTHON) tools/runner.py $(RUNNER_ARGS)
@@ -373,7 +384,8 @@ test-host: $(HOST_BIN) $(FUZZ_BINS)
 	$(PYTHON) tools/host-tests.py --counts $(BUILD)/host-counts.txt \
 		--host-binary $(HOST_BIN) --logs $(BUILD)/logs \
 		--fuzz $(FUZZ_BINS) --fuzz-seconds $(FUZZ_TEST_SECONDS) \
-		--fuzz-corpus tests/fuzz/corpus --fuzz-work $(FUZZ_BUILD)
+		--fuzz-corpus tests/fuzz/corpus --fuzz-work $(FUZZ_BUILD) \
+		--jobs $(JOBS)
 
 # The exercises of docs/exercises.md, checked: each step of
 # tests/exercises.txt patched into a copy of the tree (with the objects
@@ -383,7 +395,7 @@ EXERCISE_JOBS ?= 2
 ONLY_EXERCISES ?= *
 test-exercises: deps $(KERNEL) $(HOST_BIN)
 	@rm -f $(BUILD)/exercise-counts.txt
-	$(PYTHON) tools/exercises.py --jobs $(EXERCISE_JOBS) \
+	$(PYTHON) tools/exercises.py --jobs $(EXERCISE_JOBS) $(FORCE_FLAG) \
 		--only '$(ONLY_EXERCISES)' --counts $(BUILD)/exercise-counts.txt
 
 # ---- the report: pictures of memory -------------------------------------
@@ -435,7 +447,7 @@ handin: grade-kernel
 
 test-labs: deps $(KERNEL)
 	$(PYTHON) tools/lab.py prove --build $(BUILD) --jobs $(JOBS) \
-		--counts $(BUILD)/lab-counts.txt
+		$(FORCE_FLAG) --counts $(BUILD)/lab-counts.txt
 
 # ---- set-up: the Debian packages each target needs ----------------------
 # The one table of them.  `deps` installs what the goals on the command line

@@ -76,6 +76,7 @@ import ktap  # noqa: E402  (found beside this file)
 import labtree  # noqa: E402
 import machine  # noqa: E402
 import runner  # noqa: E402
+import verdicts  # noqa: E402
 
 EXERCISES = "tests/exercises.txt"
 PATCH_DIR = "tests/exercises"
@@ -485,6 +486,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="keep every copy (a failed one is always kept "
                          "when --work is given)")
     ap.add_argument("--counts", default=None, metavar="FILE")
+    ap.add_argument("--force", action="store_true",
+                    help="run every step, even one whose passing verdict "
+                         "was recorded with the same inputs "
+                         "(tools/verdicts.py)")
     ap.add_argument("--list", action="store_true")
     args = ap.parse_args(argv)
     root = os.path.abspath(args.root)
@@ -525,12 +530,40 @@ def main(argv: list[str] | None = None) -> int:
         print(f"exercises.py: make {' '.join(targets)} failed in {root}:\n"
               f"    {_tail(res.stdout + res.stderr)}", file=sys.stderr)
         return 2
+    # A step that passed with these very inputs (the tree's files, the
+    # kernel built from them, and for a host step the host binary, the
+    # toolchain, QEMU) is not run again: its recorded verdict is printed
+    # and counted.
+    def built(ex: Exercise) -> list[str]:
+        return ["build/mm86.elf"] + (["build/host/mm86-host"]
+                                     if ex.host is not None else [])
+
+    def stores(selected=tuple(exercises)) -> dict[tuple, verdicts.Store]:
+        kinds = {tuple(built(ex)) for ex in selected}
+        return {k: verdicts.Store(root, "build",
+                                  verdicts.inputs_digest(root, list(k)),
+                                  args.force) for k in kinds}
+
+    store = stores()
+    results: list[Result] = []
+    reused = 0
+    to_run = []
+    for ex in exercises:
+        record = store[tuple(built(ex))].get(f"exercise {ex.id}")
+        if record is None:
+            to_run.append(ex)
+            continue
+        reused += 1
+        r = Result(ex.id, True, record["text"] + " (reused)",
+                   record["seconds"])
+        results.append(r)
+        print(r, flush=True)
+    exercises = to_run
     own_work = args.work is None
     work = tempfile.mkdtemp(prefix="mm86-exercises-") if own_work \
         else os.path.abspath(args.work)
     os.makedirs(work, exist_ok=True)
     registry = runner.ProcessRegistry()
-    results: list[Result] = []
     start = time.monotonic()
     try:
         with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
@@ -559,17 +592,31 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if own_work:
             shutil.rmtree(work, ignore_errors=True)
+    passed_now = [ex for ex in exercises
+                  if any(r.passed and r.id == ex.id for r in results)]
+    if passed_now:
+        after = stores()
+        if all(after[k].digest == store[k].digest for k in store):
+            for ex in passed_now:
+                r = next(r for r in results if r.id == ex.id)
+                store[tuple(built(ex))].put(f"exercise {ex.id}", {
+                    "text": r.text, "seconds": r.seconds})
+        else:
+            print("exercises: not recorded: the inputs changed while they "
+                  "ran")
     passed = sum(r.passed for r in results)
     failed = len(results) - passed
     line = f"{passed} passed, {failed} failed"
     print(f"exercises: {len(results)} checked in "
           f"{time.monotonic() - start:.1f} s"
+          + (f" ({reused} reused: their inputs are those of a recorded "
+             f"pass; FORCE=1 runs them)" if reused else "")
           + (f"; copies of the failed ones in {work}"
              if failed and not own_work else ""))
     print(line)
     if args.counts:
         with open(args.counts, "w", encoding="utf-8") as f:
-            f.write(line + "\n")
+            f.write((f"reused {reused}\n" if reused else "") + line + "\n")
     return 0 if failed == 0 else 1
 
 

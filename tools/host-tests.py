@@ -10,12 +10,15 @@ Three kinds:
     (tools/ktap.py) and its exit status must be 0.
   - the libFuzzer targets (--fuzz), each for a fixed time from the seed
     corpus; one case each, passed when the fuzzer found nothing.
-The result is printed and written to --counts FILE as one line
-"N passed, N failed, N skipped", which tools/runner.py adds to the boots'
-total (a test skipped here, e.g. one that needs root, counts as skipped
-there, not as passed or missing).
+The host runs, and then the fuzzers, run --jobs at a time (each fuzzer
+still gets its full time; one is single-threaded).  The result is
+printed and written to --counts FILE as one line "N passed, N failed,
+N skipped", which tools/runner.py adds to the boots' total (a test
+skipped here, e.g. one that needs root, counts as skipped there, not as
+passed or missing).
 """
 import argparse
+import concurrent.futures
 import os
 import subprocess
 import sys
@@ -44,72 +47,93 @@ def run_unit_tests():
     return result.testsRun - failed - skipped, failed, skipped
 
 
-def run_host_kernel(binary, logs):
+def run_one_host(binary, logs, name, args):
+    """One run of the host build: its counts and the lines to print."""
+    log = os.path.join(logs, name + ".log")
+    start = time.monotonic()
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:abort_on_error=0",
+               UBSAN_OPTIONS="print_stacktrace=1")
+    try:
+        proc = subprocess.run([binary] + args, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, timeout=300,
+                              env=env)
+        out, status = proc.stdout.decode(errors="replace"), proc.returncode
+    except subprocess.TimeoutExpired as e:
+        out, status = (e.stdout or b"").decode(errors="replace"), "timeout"
+    with open(log, "w") as f:
+        f.write(out)
+    report = ktap.parse(out)
+    counts = report.counts()
+    ok = status == 0 and report.passed
+    wall = time.monotonic() - start
+    lines = [f"{'PASS' if ok else 'FAIL'} {name:16} ({wall:.1f} s, "
+             f"{counts.passed + counts.failed + counts.skipped} cases) {log}"]
+    failed = counts.failed
+    if not ok:
+        for err in report.errors[:5]:
+            lines.append(f"    {err}")
+        for suite, case in report.failures()[:10]:
+            lines.append(f"    not ok {suite.display_name()}"
+                         f"{'.' + case.name if case else ''}")
+        if status != 0:
+            lines.append(f"    exit status {status}; last lines:")
+            for line in out.splitlines()[-12:]:
+                lines.append(f"      {line}")
+        failed += max(1, counts.failed == 0)
+    return counts.passed, failed, counts.skipped, lines
+
+
+def in_parallel(jobs, calls):
+    """Runs each (function, arguments) of calls, jobs at a time, printing
+    each one's lines as it ends; returns their results in order."""
+    results = [None] * len(calls)
+    with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
+        futures = {pool.submit(fn, *args): i
+                   for i, (fn, args) in enumerate(calls)}
+        for fut in concurrent.futures.as_completed(futures):
+            results[futures[fut]] = fut.result()
+            print("\n".join(results[futures[fut]][-1]), flush=True)
+    return results
+
+
+def run_host_kernel(binary, logs, jobs=1):
     passed = failed = skipped = 0
-    for name, args in HOST_RUNS:
-        log = os.path.join(logs, name + ".log")
-        start = time.monotonic()
-        env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:abort_on_error=0",
-                   UBSAN_OPTIONS="print_stacktrace=1")
-        try:
-            proc = subprocess.run([binary] + args, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, timeout=300,
-                                  env=env)
-            out, status = proc.stdout.decode(errors="replace"), proc.returncode
-        except subprocess.TimeoutExpired as e:
-            out, status = (e.stdout or b"").decode(errors="replace"), "timeout"
-        with open(log, "w") as f:
-            f.write(out)
-        report = ktap.parse(out)
-        counts = report.counts()
-        ok = status == 0 and report.passed
-        wall = time.monotonic() - start
-        print(f"{'PASS' if ok else 'FAIL'} {name:16} ({wall:.1f} s, "
-              f"{counts.passed + counts.failed + counts.skipped} cases) {log}")
-        passed += counts.passed
-        failed += counts.failed
-        skipped += counts.skipped
-        if not ok:
-            for err in report.errors[:5]:
-                print(f"    {err}")
-            for suite, case in report.failures()[:10]:
-                print(f"    not ok {suite.display_name()}"
-                      f"{'.' + case.name if case else ''}")
-            if status != 0:
-                print(f"    exit status {status}; last lines:")
-                for line in out.splitlines()[-12:]:
-                    print(f"      {line}")
-            failed += max(1, counts.failed == 0)
+    for p, f, s, _ in in_parallel(jobs, [(run_one_host,
+                                          (binary, logs, name, args))
+                                         for name, args in HOST_RUNS]):
+        passed, failed, skipped = passed + p, failed + f, skipped + s
     return passed, failed, skipped
 
 
-def run_fuzzers(binaries, seconds, corpus, work):
-    passed = failed = 0
-    for binary in binaries:
-        name = os.path.basename(binary)
-        target = name[len("fuzz_"):]
-        scratch = os.path.join(work, "corpus-" + target)
-        os.makedirs(scratch, exist_ok=True)
-        cmd = [binary, f"-max_total_time={seconds}", "-print_final_stats=1",
-               "-close_fd_mask=1", f"-artifact_prefix={work}/", scratch,
-               os.path.join(corpus, target)]
-        start = time.monotonic()
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, timeout=seconds + 120)
-        out = proc.stdout.decode(errors="replace")
-        runs = [line.split()[-1] for line in out.splitlines()
-                if line.startswith("stat::number_of_executed_units")]
-        wall = time.monotonic() - start
-        ok = proc.returncode == 0
-        print(f"{'PASS' if ok else 'FAIL'} {name:16} ({wall:.1f} s, "
-              f"{runs[0] if runs else '?'} inputs)")
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            for line in out.splitlines()[-25:]:
-                print(f"    {line}")
-    return passed, failed
+def run_one_fuzzer(binary, seconds, corpus, work):
+    name = os.path.basename(binary)
+    target = name[len("fuzz_"):]
+    scratch = os.path.join(work, "corpus-" + target)
+    os.makedirs(scratch, exist_ok=True)
+    cmd = [binary, f"-max_total_time={seconds}", "-print_final_stats=1",
+           "-close_fd_mask=1", f"-artifact_prefix={work}/", scratch,
+           os.path.join(corpus, target)]
+    start = time.monotonic()
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, timeout=seconds + 120)
+    out = proc.stdout.decode(errors="replace")
+    runs = [line.split()[-1] for line in out.splitlines()
+            if line.startswith("stat::number_of_executed_units")]
+    wall = time.monotonic() - start
+    ok = proc.returncode == 0
+    lines = [f"{'PASS' if ok else 'FAIL'} {name:16} ({wall:.1f} s, "
+             f"{runs[0] if runs else '?'} inputs)"]
+    if not ok:
+        lines += [f"    {line}" for line in out.splitlines()[-25:]]
+    return ok, lines
+
+
+def run_fuzzers(binaries, seconds, corpus, work, jobs=1):
+    results = in_parallel(jobs, [(run_one_fuzzer,
+                                  (binary, seconds, corpus, work))
+                                 for binary in binaries])
+    passed = sum(ok for ok, _ in results)
+    return passed, len(results) - passed
 
 
 def main():
@@ -121,16 +145,18 @@ def main():
     ap.add_argument("--fuzz-seconds", type=int, default=10)
     ap.add_argument("--fuzz-corpus", default="tests/fuzz/corpus")
     ap.add_argument("--fuzz-work", default="build/fuzz")
+    ap.add_argument("--jobs", type=int, default=2,
+                    help="host runs, and fuzzers, at once (default 2)")
     args = ap.parse_args()
 
     passed, failed, skipped = run_unit_tests()
     if args.host_binary:
         os.makedirs(args.logs, exist_ok=True)
-        p, f, s = run_host_kernel(args.host_binary, args.logs)
+        p, f, s = run_host_kernel(args.host_binary, args.logs, args.jobs)
         passed, failed, skipped = passed + p, failed + f, skipped + s
     if args.fuzz:
         p, f = run_fuzzers(args.fuzz, args.fuzz_seconds, args.fuzz_corpus,
-                           args.fuzz_work)
+                           args.fuzz_work, args.jobs)
         passed, failed = passed + p, failed + f
     line = f"{passed} passed, {failed} failed, {skipped} skipped"
     print(f"host: {line}")

@@ -29,6 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import grade  # noqa: E402
 import ktap  # noqa: E402
 import labtree  # noqa: E402
+import verdicts  # noqa: E402
 
 SEEDS = (1, 2, 3)
 
@@ -121,12 +122,15 @@ class Tally:
 
     def __init__(self) -> None:
         self.passed = self.failed = 0
+        self.lines: list[str] = []
 
     def check(self, ok: bool, what: str, why: str = "") -> bool:
         self.passed += ok
         self.failed += not ok
-        print(f"  {'PASS' if ok else 'FAIL'}  {what}"
-              + (f": {why}" if why and not ok else ""), flush=True)
+        line = (f"  {'PASS' if ok else 'FAIL'}  {what}"
+                + (f": {why}" if why and not ok else ""))
+        self.lines.append(line)
+        print(line, flush=True)
         return ok
 
 
@@ -155,12 +159,15 @@ def not_full(grades: list[grade.LabGrade], allowed=()) -> str:
 
 
 def cmd_prove(root: str, build: str, jobs: int, counts: str | None,
-              only: list[str] | None) -> int:
+              only: list[str] | None, force: bool = False) -> int:
     """Each lab's student tree cuts, builds with -Werror, scores 0 on its
     lab under every seed and full marks on every other lab; the reference
-    scores full marks on every lab under every seed."""
+    scores full marks on every lab under every seed.
+
+    A passing proof is recorded (tools/verdicts.py) and reused, unless
+    force, while every input is the same: the tree's files, the
+    reference kernel, the toolchain, QEMU."""
     start = time.monotonic()
-    tally = Tally()
     root = os.path.abspath(root)
     if labtree.student_lab(root):
         print(f"lab: skipped: this is the student tree of lab "
@@ -170,6 +177,40 @@ def cmd_prove(root: str, build: str, jobs: int, counts: str | None,
             with open(counts, "w", encoding="utf-8") as f:
                 f.write("0 passed, 0 failed, 1 skipped\n")
         return 0
+    store = verdicts.Store(root, build, verdicts.inputs_digest(
+        root, [os.path.join(build, "mm86.elf")]), force)
+    item = "lab prove " + " ".join(sorted(only or ["*"]))
+    record = store.get(item)
+    if record:
+        for line in record["lines"]:
+            print(line + "  (reused)")
+        n = record["passed"]
+        print(f"lab: {n} passed, 0 failed: reused, recorded "
+              f"{record['recorded']} in {record['seconds']:.0f} s with the "
+              f"same inputs (FORCE=1 runs them)")
+        if counts:
+            with open(counts, "w", encoding="utf-8") as f:
+                f.write(f"reused {n}\n{n} passed, 0 failed\n")
+        return 0
+    tally = prove(root, build, jobs, only, start)
+    if counts:
+        with open(counts, "w", encoding="utf-8") as f:
+            f.write(f"{tally.passed} passed, {tally.failed} failed\n")
+    if tally.failed:
+        return 1
+    if verdicts.inputs_digest(root, [os.path.join(build, "mm86.elf")]) \
+            != store.digest:
+        print("lab: not recorded: the inputs changed while it ran")
+        return 0
+    store.put(item, {"lines": tally.lines, "passed": tally.passed,
+                     "seconds": time.monotonic() - start})
+    return 0
+
+
+def prove(root: str, build: str, jobs: int, only: list[str] | None,
+          start: float) -> Tally:
+    """cmd_prove's work: every check run, the tally returned."""
+    tally = Tally()
     kernel = os.path.join(root, build, "mm86.elf")
     work = os.path.join(root, build, "labs")
     shutil.rmtree(work, ignore_errors=True)
@@ -260,10 +301,7 @@ def cmd_prove(root: str, build: str, jobs: int, counts: str | None,
                         + " pass: take them off its breaks line")
     print(f"lab: {tally.passed} passed, {tally.failed} failed in "
           f"{time.monotonic() - start:.0f} s")
-    if counts:
-        with open(counts, "w", encoding="utf-8") as f:
-            f.write(f"{tally.passed} passed, {tally.failed} failed\n")
-    return 1 if tally.failed else 0
+    return tally
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -281,6 +319,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--counts", help="write 'N passed, N failed' here")
     p.add_argument("--only", action="append",
                    help="prove only this lab's student tree (repeatable)")
+    p.add_argument("--force", action="store_true",
+                   help="run every check, even when a passing run with the "
+                        "same inputs was recorded (tools/verdicts.py)")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "list":
@@ -289,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_check(args.root)
         if args.cmd == "prove":
             return cmd_prove(args.root, args.build, args.jobs, args.counts,
-                             args.only)
+                             args.only, args.force)
         return cmd_cut(args.root, args.lab, args.dest)
     except labtree.LabError as e:
         print(f"lab: error: {e}", file=sys.stderr)

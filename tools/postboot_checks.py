@@ -29,7 +29,10 @@ A missing chromium fails the test, naming the package.
     postboot_checks.py --logs build/logs [--only GLOB] [--work DIR]
 
 The last line printed is "N passed, N failed".  Checks of boots that the
-run did not select (--only) are left out.
+run did not select (--only) are left out.  When they all passed before on
+the same logs, with the same tree, toolchain and browser, the recorded
+verdict is printed and counted instead, with a line "reused N"
+(tools/verdicts.py); --force runs them.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import ktap  # noqa: E402
 import mmsnap  # noqa: E402
+import verdicts  # noqa: E402
 
 GOLDEN_BOOTS = ("mem16", "memmap", "numafake2")
 MUST_FAIL_SAMPLE = "panic"  # a boot that stops on purpose, no snapshots
@@ -61,6 +65,7 @@ PAGE = 4096
 class Checks:
     def __init__(self) -> None:
         self.passed = self.failed = 0
+        self.lines: list[str] = []
 
     def check(self, name: str, problems: list[str]) -> bool:
         if problems:
@@ -73,6 +78,7 @@ class Checks:
                 print(f"    ... and {len(problems) - 12} more")
         else:
             self.passed += 1
+            self.lines.append(f"PASS {name}")
             print(f"PASS {name}")
         return not problems
 
@@ -352,10 +358,33 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--golden", default=os.path.join(ROOT, "tests",
                                                      "mmsnap-golden.txt"))
     ap.add_argument("--work", default="build/report-check")
+    ap.add_argument("--force", action="store_true",
+                    help="run the checks even when they passed before on "
+                         "the same logs and inputs (tools/verdicts.py)")
     args = ap.parse_args(argv)
     from report import reexec_under_debian_python
     reexec_under_debian_python(sys.argv[1:] if argv is None else argv,
                                __file__)
+    # The checks passed before on these very logs, with the same tree
+    # (parser, report, goldens), toolchain and browser: reuse the verdict
+    # (tools/verdicts.py), unless --force.
+    read = [os.path.abspath(os.path.join(args.logs, n + ".log"))
+            for n in GOLDEN_BOOTS + (MUST_FAIL_SAMPLE,)
+            if fnmatch.fnmatchcase(n, args.only)]
+    store = verdicts.Store(ROOT, "build", verdicts.inputs_digest(
+        ROOT, [p for p in read if os.path.exists(p)], [BROWSER]),
+        args.force)
+    item = f"postboot {args.only} {args.golden} " + " ".join(
+        p for p in read if os.path.exists(p))
+    record = store.get(item)
+    if record:
+        for line in record["lines"]:
+            print(f"{line}  (reused)")
+        print(f"postboot: reused, recorded {record['recorded']} with the "
+              f"same logs and inputs (FORCE=1 runs them)")
+        print(f"reused {record['passed']}")
+        print(f"{record['passed']} passed, 0 failed")
+        return 0
     checks = Checks()
     ran = [n for n in GOLDEN_BOOTS if fnmatch.fnmatchcase(n, args.only)]
     try:
@@ -377,6 +406,8 @@ def main(argv: list[str] | None = None) -> int:
         browser_test(checks, logs, args.work)
     line = f"{checks.passed} passed, {checks.failed} failed"
     print(line)
+    if checks.failed == 0 and checks.passed:
+        store.put(item, {"lines": checks.lines, "passed": checks.passed})
     return 0 if checks.failed == 0 else 1
 
 

@@ -36,6 +36,11 @@ N failed" line joins the totals.  The last line printed
 is "N passed, N failed[, N skipped]"; the exit status is 0 only when
 nothing failed (2 for a usage error).
 
+Boots that differ only in their expectation (the same image, QEMU
+options and command line) share one QEMU run: each is judged on its log,
+copied to LOGS/NAME.log.  Boots start longest first, by their times in
+the last run (LOGS/durations.json).
+
 parse_matrix() and judge() are pure functions, tested by test_ktap.py.
 """
 
@@ -44,6 +49,8 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import fnmatch
+import hashlib
+import json
 import os
 import re
 import shlex
@@ -58,6 +65,7 @@ from dataclasses import dataclass, field
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ktap  # noqa: E402  (found beside this file)
 import machine  # noqa: E402
+import verdicts as recorded  # noqa: E402
 from machine import EXIT_FAILED, EXIT_PASSED  # noqa: E402
 
 DEFAULT_TIMEOUT = 120.0
@@ -552,6 +560,11 @@ def build_command(boot: Boot, qemu: str, images: machine.Images,
             + list(boot.qemu_args))
 
 
+def same_run_key(boot: Boot) -> tuple:
+    """Boots with equal keys are the same QEMU run (pure)."""
+    return (boot.image, boot.qemu_args, boot.cmdline)
+
+
 def vars_path_for(boot: Boot, logs: str) -> str | None:
     """Where a UEFI boot's copy of the variables goes (None: not UEFI)."""
     if machine.KINDS[boot.image].firmware != "uefi":
@@ -643,6 +656,85 @@ def read_extra_counts(path: str) -> ktap.Counts:
     raise ValueError("no 'N passed, N failed' line")
 
 
+def boot_inputs(args: argparse.Namespace, boots: list[Boot]) -> list[str]:
+    """The files the boots start (for the digest of their inputs)."""
+    images, firmware = images_of(args), firmware_of(args)
+    paths = [images.kernel, images.iso, images.iso_mb1]
+    if any(machine.KINDS[b.image].firmware == "uefi" for b in boots):
+        paths += [firmware.code, firmware.vars_template]
+    return [p for p in paths if os.path.exists(p)]
+
+
+def boot_item(boot: Boot) -> str:
+    """What names a boot among the records: its whole matrix line."""
+    return "boot " + repr((boot.name, boot.image, boot.qemu_args,
+                           boot.cmdline, boot.expect, boot.timeout,
+                           boot.exit_status,
+                           boot.line_re.pattern if boot.line_re else None))
+
+
+def _log_digest(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def reusable(store, boot: Boot, log_path: str) -> dict | None:
+    """The record of boot's pass with these inputs, if its log is still
+    the one that pass left (the post-boot checks and the report read
+    it)."""
+    record = store.get(boot_item(boot))
+    if record and record.get("log") == _log_digest(log_path):
+        return record
+    return None
+
+
+def record_boot(store, boot: Boot, log_path: str, verdict: Verdict,
+                seconds: float) -> None:
+    store.put(boot_item(boot), {
+        "log": _log_digest(log_path), "seconds": seconds,
+        "summary": verdict.summary,
+        "counts": [verdict.counts.passed, verdict.counts.failed,
+                   verdict.counts.skipped],
+        "rows": [[r.suite, r.counts.passed, r.counts.failed,
+                  r.counts.skipped, r.note] for r in verdict.rows]})
+
+
+def record_verdict(record: dict) -> Verdict:
+    return Verdict(passed=True, counts=ktap.Counts(*record["counts"]),
+                   rows=[Row(r[0], ktap.Counts(*r[1:4]), r[4])
+                         for r in record["rows"]],
+                   summary=record["summary"])
+
+
+DURATIONS = "durations.json"
+
+
+def read_durations(logs: str) -> dict[str, float]:
+    """Each boot's time in the runs before, by name ({} if none)."""
+    try:
+        with open(os.path.join(logs, DURATIONS), encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: float(v) for k, v in data.items()
+            if isinstance(v, (int, float))}
+
+
+def write_durations(logs: str, durations: dict[str, float]) -> None:
+    path = os.path.join(logs, DURATIONS)
+    try:
+        with open(path + ".tmp", "w", encoding="utf-8") as f:
+            json.dump(durations, f, indent=0, sort_keys=True)
+        os.replace(path + ".tmp", path)
+    except OSError:
+        pass
+
+
 def run_post_check(command: str) -> tuple[str, ktap.Counts, str]:
     """Runs the post-boot checks, showing their output; their counts are
     the last 'N passed, N failed[, N skipped]' line they print (none, or
@@ -659,6 +751,9 @@ def run_post_check(command: str) -> tuple[str, ktap.Counts, str]:
     words = shlex.split(command)
     name = os.path.basename(next((w for w in words if w.endswith(".py")),
                                  words[0]))
+    reused = sum(int(m.group(1)) for m in
+                 (recorded.REUSED_RE.fullmatch(line.strip())
+                  for line in out.splitlines()) if m)
     for line in reversed(out.splitlines()):
         m = EXTRA_COUNTS_RE.fullmatch(line.strip())
         if m:
@@ -667,7 +762,7 @@ def run_post_check(command: str) -> tuple[str, ktap.Counts, str]:
             if proc.returncode != 0 and not counts.failed:
                 return name, counts + ktap.Counts(failed=1), \
                     f"exit status {proc.returncode}"
-            return name, counts, ""
+            return name, counts, f"{reused} reused" if reused else ""
     print(f"FAIL post-boot checks: no 'N passed, N failed' line "
           f"(exit status {proc.returncode})")
     return name, ktap.Counts(failed=1), "no counts line"
@@ -735,6 +830,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--extra-counts", action="extend", nargs="+", default=[],
                     metavar="FILE", help="add the 'N passed, N failed' line "
                                          "of each FILE to the totals")
+    ap.add_argument("--reuse", action="store_true",
+                    help="do not run a boot that passed before with the "
+                         "same inputs (the images, OVMF, QEMU and its "
+                         "firmware, every file of the tree: "
+                         "tools/verdicts.py) and whose log is unchanged; "
+                         "record the boots that pass")
     ap.add_argument("--post-check", metavar="COMMAND",
                     help="after the boots, run COMMAND (split like a shell "
                          "would) and add the last 'N passed, N failed' line "
@@ -842,42 +943,94 @@ def run(args: argparse.Namespace) -> int:
         commands[boot.name] = (build_command(boot, args.qemu, images,
                                              firmware, log_path, vars_path),
                                log_path)
-    jobs = min(args.jobs, len(boots))
+    # The longest boots first (by the last run's times, LOGS/durations.json;
+    # a boot never timed is taken to be as long as its timeout, so new and
+    # long ones lead), so that no long boot starts last and runs alone.
+    durations = read_durations(args.logs)
+    order = sorted(boots, key=lambda b: -durations.get(b.name, b.timeout))
+    # Boots that differ only in what they expect of the log (the same
+    # image, QEMU options and command line) are one QEMU run, judged once
+    # per boot: the first of them in the order runs, the others get a
+    # copy of its log.
+    groups: dict[tuple, list[Boot]] = {}
+    for boot in order:
+        groups.setdefault(same_run_key(boot), []).append(boot)
+    # --reuse: a boot that passed with these very inputs (the images,
+    # OVMF, QEMU and its firmware, every file of the tree) and whose log
+    # is still the one it left is not run again (tools/verdicts.py).
+    store = reuse = None
+    if args.reuse:
+        store = recorded.Store(os.path.dirname(os.path.abspath(args.logs)),
+                               "", recorded.inputs_digest(
+                                   ".", boot_inputs(args, boots)))
+        reuse = {}
+        for key, group in list(groups.items()):
+            records = [reusable(store, b, commands[b.name][1])
+                       for b in group]
+            if all(records):
+                reuse.update(zip((b.name for b in group), records))
+                del groups[key]
+    jobs = max(1, min(args.jobs, len(groups)))
     # More boots at once than cores: each gets a share of a core, so each
     # timeout stretches by that much (a hanging case is still named by
     # the kernel's own per-case time limit, which counts guest time).
     scale = args.timeout_scale * max(1.0, jobs / default_jobs())
-    print(f"runner: {plural(len(boots), 'boot')}, {jobs} at a time"
+    shared = sum(len(g) - 1 for g in groups.values())
+    print(f"runner: {plural(len(boots), 'boot')}"
+          + (f", {len(reuse)} reused, {len(boots) - len(reuse)} to judge"
+             if reuse else "")
+          + f" in {plural(len(groups), 'QEMU run')}"
+          + (f" ({shared} judged on the log of a boot with the same image, "
+             f"options and command line)" if shared else "")
+          + f", {jobs} at a time"
           + (f", timeouts x{scale:.1f}" if scale != 1.0 else ""),
           flush=True)
 
     registry = ProcessRegistry()
     verdicts: dict[str, Verdict] = {}
     started = time.monotonic()
+    for name, record in (reuse or {}).items():
+        verdicts[name] = record_verdict(record)
+        print(f"PASS {name:<{width}}  (reused: recorded {record['recorded']}"
+              f", {record['seconds']:.1f} s, {record['summary']})")
+    ran: dict[str, tuple[Verdict, float]] = {}
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
     try:
         futures = {}
-        for boot in boots:
-            cmd, log_path = commands[boot.name]
+        for group in groups.values():
+            lead = group[0]
+            cmd, log_path = commands[lead.name]
             futures[pool.submit(run_qemu, cmd, log_path,
-                                boot.timeout * scale,
-                                registry)] = boot
+                                max(b.timeout for b in group) * scale,
+                                registry)] = group
         for future in concurrent.futures.as_completed(futures):
-            boot = futures[future]
+            group = futures[future]
             outcome = future.result()
             if outcome is None:
                 continue
-            verdict = judge(boot, outcome)
-            verdicts[boot.name] = verdict
-            cmd, log_path = commands[boot.name]
-            word = "PASS" if verdict.passed else "FAIL"
-            print(f"{word} {boot.name:<{width}}  ({outcome.elapsed:.1f} s, "
-                  f"{verdict.summary})")
-            if not verdict.passed:
-                for reason in verdict.reasons:
-                    print(indent(reason))
-                print(indent(f"log: {log_path}"))
-                print(indent(f"command: {shlex.join(cmd)}"))
+            lead = group[0]
+            cmd, lead_log = commands[lead.name]
+            for boot in group:
+                log_path = commands[boot.name][1]
+                if boot is not lead and os.path.exists(lead_log):
+                    shutil.copyfile(lead_log, log_path)
+                verdict = judge(boot, outcome)
+                verdicts[boot.name] = verdict
+                if outcome.timed_out_after is None \
+                        and not outcome.start_error:
+                    durations[boot.name] = round(outcome.elapsed, 2)
+                if store and verdict.passed and not verdict.counts.failed:
+                    ran[boot.name] = (verdict, outcome.elapsed)
+                word = "PASS" if verdict.passed else "FAIL"
+                run = ("" if boot is lead
+                       else f"the QEMU run of {lead.name}, ")
+                print(f"{word} {boot.name:<{width}}  ({run}"
+                      f"{outcome.elapsed:.1f} s, {verdict.summary})")
+                if not verdict.passed:
+                    for reason in verdict.reasons:
+                        print(indent(reason))
+                    print(indent(f"log: {log_path}"))
+                    print(indent(f"command: {shlex.join(cmd)}"))
             sys.stdout.flush()
     except KeyboardInterrupt:
         registry.kill_all()
@@ -886,19 +1039,36 @@ def run(args: argparse.Namespace) -> int:
         return 130
     pool.shutdown(wait=True)
     wall = time.monotonic() - started
+    write_durations(args.logs, durations)
+    if store and ran:
+        if recorded.inputs_digest(".", boot_inputs(args, boots)) \
+                == store.digest:
+            for boot in boots:
+                if boot.name in ran:
+                    record_boot(store, boot, commands[boot.name][1],
+                                *ran[boot.name])
+        else:
+            print("runner: verdicts not recorded: the inputs changed while "
+                  "the boots ran")
 
     extras = []
     if args.post_check:
         extras.append(run_post_check(args.post_check))
     for path in args.extra_counts:
+        n = recorded.read_reused(path)
         try:
             counts, note = read_extra_counts(path), ""
+            if n:
+                note = f"{n} reused"
         except (OSError, ValueError) as e:
             reason = e.strerror if isinstance(e, OSError) else str(e)
             print(f"FAIL extra counts {path}: {reason}")
             counts, note = ktap.Counts(failed=1), f"unreadable: {reason}"
         extras.append((path, counts, note))
 
+    reused = sum(recorded.read_reused(p) for p in args.extra_counts) + sum(
+        int(note.split()[0]) for _, _, note in extras[:1]
+        if args.post_check and note.endswith(" reused"))
     print_summary(boots, verdicts, extras)
     total = ktap.Counts()
     for verdict in verdicts.values():
@@ -906,8 +1076,16 @@ def run(args: argparse.Namespace) -> int:
     for _, counts, _ in extras:
         total = total + counts
     failed_boots = sum(not v.passed for v in verdicts.values())
+    if reuse:
+        reused += sum(verdicts[n].counts.total for n in reuse)
+        print(f"\nrunner: {plural(len(reuse), 'boot')} reused (passed "
+              f"before with the same images, QEMU, firmware and tree)")
     print(f"\nwall time {wall:.1f} s for {plural(len(boots), 'boot')} "
           f"({failed_boots} failed)")
+    if reused:
+        print(f"{reused} of the {total.total} checks reused "
+              f"the verdict recorded by an earlier run with the same inputs "
+              f"(tools/verdicts.py; FORCE=1 runs them)")
     last = f"{total.passed} passed, {total.failed} failed"
     if total.skipped:
         last += f", {total.skipped} skipped"
