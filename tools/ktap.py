@@ -41,8 +41,10 @@ SEED_RE = re.compile(r"# ktest: seed (\d+)\b.*")
 
 
 @dataclass
-class KtapError:
-    """A well-formedness error; line is None for one found at end of log."""
+class LogError:
+    """An error found in a serial log (a KTAP report that is not well
+    formed, a malformed memory snapshot): line is 1-based, None for one
+    found at the end of the log."""
 
     line: int | None
     message: str
@@ -50,6 +52,9 @@ class KtapError:
     def __str__(self) -> str:
         where = f"line {self.line}" if self.line is not None else "end of log"
         return f"{where}: {self.message}"
+
+
+KtapError = LogError  # a KTAP report's well-formedness error
 
 
 @dataclass

@@ -68,16 +68,7 @@ LEADING_ZERO_RE = re.compile(r"[A-Za-z]0")
 HEX_RE = re.compile(r"0x[0-9a-fA-F]+")
 
 
-@dataclass(frozen=True)
-class Problem:
-    """An error in the log: line is 1-based, None at the end of the log."""
-
-    line: int | None
-    message: str
-
-    def __str__(self) -> str:
-        where = f"line {self.line}" if self.line is not None else "end of log"
-        return f"{where}: {self.message}"
+Problem = ktap.LogError  # an error in the log: (line, message)
 
 
 @dataclass(frozen=True)
