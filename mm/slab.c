@@ -83,10 +83,12 @@ static void *slab_get_obj(struct kmem_cache *cachep, struct slab *slabp)
 static void slab_put_obj(struct kmem_cache *cachep, struct slab *slabp,
 			 void *objp)
 {
-	long idx = obj_to_index(cachep, slabp, objp);
+	unsigned int idx;
 
+	/* An MM_DEBUG build checks what it is given; production trusts it. */
 	if (MM_DEBUG)
-		BUG_ON(idx < 0);
+		BUG_ON(obj_to_index(cachep, slabp, objp) < 0);
+	idx = obj_index(cachep, slabp, objp);
 	slabp->bufctl[idx] = slabp->free;
 	slabp->free = (kmem_bufctl_t)idx;
 	slabp->inuse--;
@@ -269,7 +271,8 @@ static unsigned int slab_destroy_list(struct kmem_cache *cachep,
 static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
 			       unsigned int nr)
 {
-	struct kmem_list3 *locked = NULL;
+	struct kmem_list3 *l3 = NULL;
+	int locked = -1;	/* the node whose list_lock is held */
 	LIST_HEAD(doomed);
 
 	lockdep_assert_irqs_disabled();
@@ -277,14 +280,14 @@ static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
 	for (unsigned int i = 0; i < nr; i++) {
 		void *objp = objpp[i];
 		struct slab *slabp = page_get_slab(virt_to_page(objp));
-		struct kmem_list3 *l3 = &cachep->nodelists[slabp->nodeid];
 
 		/* One acquisition for a run of objects of the same node. */
-		if (unlikely(l3 != locked)) {
-			if (locked)
-				spin_unlock(&locked->list_lock);
+		if (unlikely(slabp->nodeid != locked)) {
+			if (l3)
+				spin_unlock(&l3->list_lock);
+			locked = slabp->nodeid;
+			l3 = &cachep->nodelists[locked];
 			spin_lock(&l3->list_lock);
-			locked = l3;
 		}
 		slab_put_obj(cachep, slabp, objp);
 		l3->free_objects++;
@@ -297,8 +300,8 @@ static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
 			list_move_tail(&slabp->list, &l3->slabs_partial);
 		}
 	}
-	if (locked)
-		spin_unlock(&locked->list_lock);
+	if (l3)
+		spin_unlock(&l3->list_lock);
 	return slab_destroy_list(cachep, &doomed);
 }
 

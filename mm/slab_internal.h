@@ -174,21 +174,34 @@ static inline u32 reciprocal_divide(u32 a, u32 r)
 	return (u32)(((u64)a * r) >> 32);
 }
 
-/* The index of a caller's object, or -1 when objp is no object start. */
+/* How far objp lies from the first object's start (the caller's pointer). */
+static inline u32 obj_offset_in_slab(const struct kmem_cache *cachep,
+				     const struct slab *slabp, const void *objp)
+{
+	return (u32)((const char *)objp - (const char *)slabp->s_mem) -
+	       cachep->obj_offset;
+}
+
+/* The index of an object of slabp, trusted to be one (2.6.22's obj_to_index). */
+static inline unsigned int obj_index(const struct kmem_cache *cachep,
+				     const struct slab *slabp, const void *objp)
+{
+	return reciprocal_divide(obj_offset_in_slab(cachep, slabp, objp),
+				 cachep->reciprocal_buffer_size);
+}
+
+/*
+ * The index of a caller's object of slabp's pages, or -1 when objp is no
+ * object start: inside an object, or before the first (the offset
+ * wrapped: its quotient is far beyond num) or past the last.
+ */
 static inline long obj_to_index(const struct kmem_cache *cachep,
 				const struct slab *slabp, const void *objp)
 {
-	unsigned long off = (unsigned long)((const char *)objp -
-					    (const char *)slabp->s_mem) -
-			    cachep->obj_offset;
-	u32 idx = reciprocal_divide((u32)off, cachep->reciprocal_buffer_size);
+	u32 off = obj_offset_in_slab(cachep, slabp, objp);
+	u32 idx = reciprocal_divide(off, cachep->reciprocal_buffer_size);
 
-	/*
-	 * Inside an object (or before the first: off wrapped, and no
-	 * product of idx reaches it), or past the last object.
-	 */
-	if ((unsigned long)idx * cachep->buffer_size != off ||
-	    idx >= cachep->num)
+	if (idx * cachep->buffer_size != off || idx >= cachep->num)
 		return -1;
 	return idx;
 }
