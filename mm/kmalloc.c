@@ -6,7 +6,7 @@
  * ladder: for sizes up to 192 bytes in a table indexed by (size - 1) / 8,
  * above that - where every class is a power of two - in one indexed by
  * fls(size - 1) (SLUB's size_index and kmalloc_index, 2.6.23), both
- * filled from the ladder at boot; larger requests go straight
+ * filled from the ladder (kmalloc_class) at boot; larger requests go straight
  * to the page allocator as a multi-page block whose order is kept in its
  * head page - a deviation: 2.6.11's __kmalloc returned NULL above the
  * largest class.
@@ -69,11 +69,14 @@ static u8 size_index[SIZE_INDEX_MAX / 8];
 /*
  * Above SIZE_INDEX_MAX, the class of every size by fls(size - 1): every
  * class from 256 up is a power of two, so all sizes of one fls k above
- * SIZE_INDEX_MAX - 2^(k-1) + 1 .. 2^k - share a class (checked at boot),
- * the class of 2^k.
+ * SIZE_INDEX_MAX - 2^(k-1) + 1 .. 2^k - share the class of 2^k.  Filled
+ * at boot from kmalloc_class(), which is asked for both ends of each
+ * range: should they differ (a ladder that is not one of powers of two),
+ * the entry says FLS_WALK and those sizes walk the ladder.
  */
 #define FLS_INDEX_MIN (ilog2(SIZE_INDEX_MAX) + 1)
 #define FLS_INDEX_MAX ilog2(KMALLOC_MAX_CACHE_SIZE)
+#define FLS_WALK 0xff
 static u8 fls_index[FLS_INDEX_MAX + 1];
 
 static struct cache_sizes *kmalloc_class(size_t size);
@@ -88,11 +91,11 @@ void kmalloc_caches_init(void)
 	}
 	for (unsigned int k = FLS_INDEX_MIN; k <= FLS_INDEX_MAX; k++) {
 		struct cache_sizes *cs = kmalloc_class(1UL << k);
+		size_t lo = max((1UL << (k - 1)) + 1,
+				(unsigned long)SIZE_INDEX_MAX + 1);
 
-		/* The smallest size of this fls that size_index leaves: the same class. */
-		BUG_ON(!cs || kmalloc_class(max((1UL << (k - 1)) + 1,
-						(unsigned long)SIZE_INDEX_MAX + 1)) != cs);
-		fls_index[k] = (u8)(cs - malloc_sizes);
+		fls_index[k] = cs && kmalloc_class(lo) == cs ?
+				       (u8)(cs - malloc_sizes) : FLS_WALK;
 	}
 	/* Ascending: an off-slab class takes its descriptors from a smaller one. */
 	for (unsigned int i = 0; i < ARRAY_SIZE(malloc_sizes); i++) {
@@ -145,9 +148,13 @@ static inline struct cache_sizes *kmalloc_size_class(size_t size)
 {
 	if (likely(size - 1 < SIZE_INDEX_MAX))
 		return &malloc_sizes[size_index[(size - 1) / 8]];
-	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE))
-		return &malloc_sizes[fls_index[fls((unsigned int)(size - 1))]];
-	return kmalloc_class(size);	/* 0, or above the largest class */
+	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE)) {
+		unsigned int i = fls_index[fls((unsigned int)(size - 1))];
+
+		if (likely(i != FLS_WALK))
+			return &malloc_sizes[i];
+	}
+	return kmalloc_class(size);	/* 0, above the largest class, or FLS_WALK */
 }
 
 /* The cache a request takes; NULL when no class serves it: pages do. */

@@ -16,40 +16,65 @@
  * Releases followed: an empty array takes up to batchcount objects,
  * partial slabs first, under one lock, and looks at itself again after a
  * grow that ran with interrupts on (2.6.11's cache_alloc_refill); a full
- * array gives its oldest batchcount back (2.6.11); a slab that empties
- * goes back to the page allocator once its node holds more than
- * free_limit free objects (2.6.11); slabs are kept per node and a refill
- * takes from this CPU's node (2.6.14).  The hit is inline in the entry
+ * array gives its oldest batchcount back (2.6.11); each node has a shared
+ * array of 8 * batchcount objects when the cache has more than one CPU
+ * and objects up to a page (2.6.11's l3->shared): a full CPU array's
+ * flush first goes there while it has room, and an empty one's refill
+ * first takes from it - objects that one CPU frees and another allocates
+ * pass through it without touching a slab; a slab that empties goes back
+ * to the page allocator once its node holds more than free_limit free
+ * objects (2.6.11); slabs are kept per node and a refill takes from this
+ * CPU's node (2.6.14).  From later Linux: obj_to_index multiplies by a
+ * reciprocal instead of dividing (2.6.22's reciprocal_divide); free_block
+ * moves a slab between lists only when its state changes, not for every
+ * object; a slab given back is unlinked under list_lock and its pages
+ * freed after the lock is dropped (Linux 4.6); the shared array is
+ * glanced at without the lock first, so an empty (full) one costs a
+ * refill (flush) nothing.  The hit is inline in the entry
  * points (mm/slab_internal.h: kmalloc and the mempools inline it too)
  * and the refill and the flush out of line (2.6.11's
  * ____cache_alloc/cache_alloc_refill and __cache_free/cache_flusharray
  * split), so a hit saves no registers for calls it does not make: the
  * inline path ends in a call only as its last act (cache_alloc_slow,
- * cache_free_slow: the refill or flush, debug, zeroing and the full
- * local_irq_restore), and restores the interrupt flag with a bare store
- * when nothing needs telling (kernel/spinlock.h: local_irq_restore_fast).
- * The
- * checks of what kmem_cache_free() is given and the slab debugging
- * (mm/slab_debug.c) are MM_DEBUG's (mm/mm.h): a production build compiles
- * them out, as 2.6 without DEBUG had none.  Not followed: shared and alien
- * arrays, the small refill of an untouched array, and a
- * kmem_cache_shrink() that returns whether slabs remain - here it
- * returns the pages freed (docs/linux-2.6.md lists these).
+ * cache_free_slow: the shared array's step, the refill or flush, debug,
+ * zeroing and the full local_irq_restore), and restores the interrupt
+ * flag with a bare store when nothing needs telling
+ * (kernel/spinlock.h: local_irq_restore_fast).  The shared array's step
+ * sits in those slow ends, before cache_alloc_cpu (cache_free_cpu) goes
+ * to the slabs, where 2.6.11 had it inside cache_alloc_refill
+ * (cache_flusharray): the same order of sources, one function further
+ * out.  The checks of what kmem_cache_free() is given and the slab
+ * debugging (mm/slab_debug.c) are MM_DEBUG's (mm/mm.h): a production
+ * build compiles them out, as 2.6 without DEBUG had none.  Not followed:
+ * alien arrays (a CPU's or a node's shared array may hold objects of
+ * another node's slabs; free_block gives each back to its own node),
+ * cache_reap's periodic drain of the shared arrays (they are drained by
+ * kmem_cache_shrink and the reaper only), the small refill of an
+ * untouched array, and a kmem_cache_shrink() that returns whether slabs
+ * remain - here it returns the pages freed (docs/linux-2.6.md lists
+ * these).
  *
  * Invariants:
  *  - every object is in exactly one place: handed out, in one CPU's array,
- *    or on its slab's free chain; slab->inuse counts the first two;
+ *    in one node's shared array, or on its slab's free chain;
+ *    slab->inuse counts the first three;
  *  - a slab is on its node's slabs_full (inuse == num), slabs_partial or
- *    slabs_free (inuse == 0) list, by that count;
+ *    slabs_free (inuse == 0) list, by that count, or - between
+ *    slab_unlink_locked and slab_destroy - on no node's list and out of
+ *    its counts;
  *  - l3->free_objects is the number of objects on free chains of the
- *    node's slabs;
+ *    node's listed slabs; a shared array holds at most its limit;
  *  - every page of a slab has PG_slab and knows its cache and slab.
  *
  * Locking, in this order: cache_chain_mutex (the list of caches) >
- * l3->list_lock (a node's slabs of one cache) > zone->lock (inside the
- * page allocator).  A CPU's array is touched only by that CPU with
- * interrupts off; other CPUs drain it by cross-call.  Slabs are made and
- * their pages allocated without list_lock held.
+ * l3->list_lock (a node's slabs of one cache and its shared array) >
+ * zone->lock (inside the page allocator).  No two list_locks nest: a
+ * slab's pages and its off-slab descriptor are given back after the
+ * lock is dropped, and the shared array is emptied a chunk at a time,
+ * free_block taking the lock of each object's node after.  A CPU's array
+ * is touched only by that CPU with interrupts off; other CPUs drain it by
+ * cross-call.  Slabs are made and their pages allocated without
+ * list_lock held.
  *
  * Comments "LAB <name>: BEGIN/STUB/END" mark the code a course lab takes
  * out of a student tree, and the stub it leaves (labs/<name>/README.md;

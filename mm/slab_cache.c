@@ -12,17 +12,19 @@
  * in a kmalloc cache (2.6.11; unlike 2.6.11 it never moves back on-slab
  * when the left-over room would hold it).  Each CPU's array holds "limit"
  * objects and moves "batchcount" = (limit + 1) / 2 at a time, by object
- * size (2.6's enable_cpucache), and a node gives an empty slab back above
- * free_limit = (1 + CPUs) * batchcount + num free objects (2.6.11's
- * formula; 2.6.14 counts the node's CPUs only).
+ * size (2.6's enable_cpucache); with more than one CPU, each node has a
+ * shared array of 8 * batchcount objects for caches of objects up to a
+ * page (2.6.11's enable_cpucache: shared = 8 on SMP); and a node gives an
+ * empty slab back above free_limit = (1 + CPUs) * batchcount + num free
+ * objects (2.6.11's formula; 2.6.14 counts the node's CPUs only).
  *
  * Bootstrap: struct kmem_cache objects come from the cache of caches,
  * which is static and set up first, by hand, with its descriptors on its
  * slabs (no kmalloc cache exists yet); kmalloc's caches follow, smallest
  * first, so that each off-slab class finds a smaller one for its
- * descriptors.  Per-CPU arrays come straight from the page allocator,
- * one block per cache, each CPU's array padded to whole cache lines
- * (2.6.11 kmalloc()ed each CPU's array from its cache-line-aligned kmalloc
+ * descriptors.  Per-CPU and shared arrays come straight from the page
+ * allocator, one block per cache, each array padded to whole cache lines
+ * (2.6.11 kmalloc()ed each array from its cache-line-aligned kmalloc
  * caches; here the kmalloc caches do not exist yet, and are not aligned).
  *
  * Locking: cache_chain_mutex (a sleeping lock) protects the list of
