@@ -818,6 +818,22 @@ static void shrink_counts_the_slabs_its_drain_frees(struct ktest *t)
 
 static bool on_chain(const struct kmem_cache *c, const struct slab *s, long idx);
 
+/*
+ * Whether obj is on its slab's free chain: false too when its page is no
+ * longer a slab of c (the slab was given back), so that a broken
+ * allocator fails the case rather than the kernel.
+ */
+static bool obj_on_free_chain(const struct kmem_cache *c, const void *obj)
+{
+	struct page *pg = virt_to_page(obj);
+	long idx;
+
+	if (!PageSlab(pg) || page_get_cache(pg) != c)
+		return false;
+	idx = obj_to_index(c, page_get_slab(pg), obj);
+	return idx >= 0 && on_chain(c, page_get_slab(pg), idx);
+}
+
 /* ---- per-CPU arrays --------------------------------------------------- */
 
 struct remote_op {
@@ -1044,8 +1060,7 @@ static void full_array_flushes_a_batch(struct ktest *t)
 		}
 	/* And the flushed ones are on their slabs' free chains. */
 	for (unsigned int i = r.shared; i < first; i++)
-		if (!on_chain(c, slab_of(order[i]),
-			      obj_to_index(c, slab_of(order[i]), order[i]))) {
+		if (!obj_on_free_chain(c, order[i])) {
 			KTEST_FAIL(t, "flushed object %u (%p) is not on its slab's free chain",
 				   i, order[i]);
 			break;
@@ -1131,8 +1146,7 @@ static void flush_lands_in_the_shared_array(struct ktest *t)
 		}
 	/* Not on any free chain: they are still out of the slabs. */
 	for (unsigned int i = 0; i < r.batch; i++)
-		if (on_chain(c, slab_of(order[i]),
-			     obj_to_index(c, slab_of(order[i]), order[i]))) {
+		if (obj_on_free_chain(c, order[i])) {
 			KTEST_FAIL(t, "object %u (%p) is in the shared array and on its slab's free chain",
 				   i, order[i]);
 			break;
