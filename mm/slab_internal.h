@@ -17,7 +17,8 @@
  *
  * The structures are 2.6's: struct slab with bufctl[] after it (2.6.11),
  * a per-CPU struct array_cache (2.6.11) and a struct kmem_list3 of three
- * slab lists per node (2.6.14).  kmem_bufctl_t is 16 bits here (2.6.11
+ * slab lists and a shared array_cache per node (2.6.14; the shared array
+ * 2.6.11's).  kmem_bufctl_t is 16 bits here (2.6.11
  * used an unsigned int), which limits a slab to 65534 objects.
  *
  * An object with debugging on (buffer_size includes all of it):

@@ -42,7 +42,8 @@
  * so that which slab and which array an object comes from can be worked
  * out by hand: a refill takes up to batchcount objects, partial slabs
  * first; a CPU array is a LIFO stack; a free to a full array first gives
- * its oldest batchcount objects back to their slabs.  list_lock is a
+ * its oldest batchcount objects back (to the node's shared array while it
+ * has room, when the cache has one; to their slabs otherwise).  list_lock is a
  * ticket lock: the tickets it handed out count its acquisitions.
  *
  * mixed_caches_on_every_cpu_stay_consistent ends with a checker of every
