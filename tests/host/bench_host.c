@@ -21,7 +21,10 @@
  * With --callgrind it runs each hot path once, COUNT times, in a function
  * of its own (cg_*), for valgrind --tool=callgrind to count instructions:
  * mempool_alloc + mempool_free of a slab pool runs on the same 64-byte
- * cache as the kmem_cache pair, so that the two compare.
+ * cache as the kmem_cache pair, so that the two compare; the object
+ * tables' batch and random patterns run there too, for the caches,
+ * kmalloc and mimalloc (pat_run_all), so that the slab goal - mm86 at or
+ * below mimalloc in every column - has instruction counts beside it.
  *
  * The per-CPU lists against themselves bypassed (pcp_bypass: order-0
  * pages straight from and to the buddy lists): the same pair both ways,
