@@ -2,9 +2,11 @@
  * mm/kmalloc.c - kmalloc() and friends: general-purpose allocations from
  * a ladder of slab caches, "size-32" ... "size-131072" (and "size-N(DMA)"
  * twins for GFP_DMA), as in Linux 2.6 (2.6.11's malloc_sizes).  A request
- * takes the smallest class that fits (2.6.11), found for sizes up to 192
- * bytes in a table indexed by (size - 1) / 8 (SLUB's size_index, 2.6.23)
- * rather than by walking the ladder; larger requests go straight
+ * takes the smallest class that fits (2.6.11), found without walking the
+ * ladder: for sizes up to 192 bytes in a table indexed by (size - 1) / 8,
+ * above that - where every class is a power of two - in one indexed by
+ * fls(size - 1) (SLUB's size_index and kmalloc_index, 2.6.23), both
+ * filled from the ladder (kmalloc_class) at boot; larger requests go straight
  * to the page allocator as a multi-page block whose order is kept in its
  * head page - a deviation: 2.6.11's __kmalloc returned NULL above the
  * largest class.
@@ -64,6 +66,19 @@ static struct cache_sizes malloc_sizes[] = {
 #define SIZE_INDEX_MAX 192
 static u8 size_index[SIZE_INDEX_MAX / 8];
 
+/*
+ * Above SIZE_INDEX_MAX, the class of every size by fls(size - 1): every
+ * class from 256 up is a power of two, so all sizes of one fls k above
+ * SIZE_INDEX_MAX - 2^(k-1) + 1 .. 2^k - share the class of 2^k.  Filled
+ * at boot from kmalloc_class(), which is asked for both ends of each
+ * range: should they differ (a ladder that is not one of powers of two),
+ * the entry says FLS_WALK and those sizes walk the ladder.
+ */
+#define FLS_INDEX_MIN (ilog2(SIZE_INDEX_MAX) + 1)
+#define FLS_INDEX_MAX ilog2(KMALLOC_MAX_CACHE_SIZE)
+#define FLS_WALK 0xff
+static u8 fls_index[FLS_INDEX_MAX + 1];
+
 static struct cache_sizes *kmalloc_class(size_t size);
 
 void kmalloc_caches_init(void)
@@ -73,6 +88,14 @@ void kmalloc_caches_init(void)
 
 		BUG_ON(!cs || cs->cs_size % 8);
 		size_index[i] = (u8)(cs - malloc_sizes);
+	}
+	for (unsigned int k = FLS_INDEX_MIN; k <= FLS_INDEX_MAX; k++) {
+		struct cache_sizes *cs = kmalloc_class(1UL << k);
+		size_t lo = max((1UL << (k - 1)) + 1,
+				(unsigned long)SIZE_INDEX_MAX + 1);
+
+		fls_index[k] = cs && kmalloc_class(lo) == cs ?
+				       (u8)(cs - malloc_sizes) : FLS_WALK;
 	}
 	/* Ascending: an off-slab class takes its descriptors from a smaller one. */
 	for (unsigned int i = 0; i < ARRAY_SIZE(malloc_sizes); i++) {
@@ -120,12 +143,18 @@ struct kmem_cache *kmalloc_slab_for(size_t size)
 	return cs ? cs->cs_cachep : NULL;
 }
 
-/* kmalloc_class(), through size_index for the small sizes (0 walks). */
+/* kmalloc_class(), through size_index and fls_index (no walk). */
 static inline struct cache_sizes *kmalloc_size_class(size_t size)
 {
 	if (likely(size - 1 < SIZE_INDEX_MAX))
 		return &malloc_sizes[size_index[(size - 1) / 8]];
-	return kmalloc_class(size);
+	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE)) {
+		unsigned int i = fls_index[fls((unsigned int)(size - 1))];
+
+		if (likely(i != FLS_WALK))
+			return &malloc_sizes[i];
+	}
+	return kmalloc_class(size);	/* 0, above the largest class, or FLS_WALK */
 }
 
 /* The cache a request takes; NULL when no class serves it: pages do. */

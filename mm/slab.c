@@ -16,40 +16,65 @@
  * Releases followed: an empty array takes up to batchcount objects,
  * partial slabs first, under one lock, and looks at itself again after a
  * grow that ran with interrupts on (2.6.11's cache_alloc_refill); a full
- * array gives its oldest batchcount back (2.6.11); a slab that empties
- * goes back to the page allocator once its node holds more than
- * free_limit free objects (2.6.11); slabs are kept per node and a refill
- * takes from this CPU's node (2.6.14).  The hit is inline in the entry
+ * array gives its oldest batchcount back (2.6.11); each node has a shared
+ * array of 8 * batchcount objects when the cache has more than one CPU
+ * and objects up to a page (2.6.11's l3->shared): a full CPU array's
+ * flush first goes there while it has room, and an empty one's refill
+ * first takes from it - objects that one CPU frees and another allocates
+ * pass through it without touching a slab; a slab that empties goes back
+ * to the page allocator once its node holds more than free_limit free
+ * objects (2.6.11); slabs are kept per node and a refill takes from this
+ * CPU's node (2.6.14).  From later Linux: obj_to_index multiplies by a
+ * reciprocal instead of dividing (2.6.22's reciprocal_divide); free_block
+ * moves a slab between lists only when its state changes, not for every
+ * object; a slab given back is unlinked under list_lock and its pages
+ * freed after the lock is dropped (Linux 4.6); the shared array is
+ * glanced at without the lock first, so an empty (full) one costs a
+ * refill (flush) nothing.  The hit is inline in the entry
  * points (mm/slab_internal.h: kmalloc and the mempools inline it too)
  * and the refill and the flush out of line (2.6.11's
  * ____cache_alloc/cache_alloc_refill and __cache_free/cache_flusharray
  * split), so a hit saves no registers for calls it does not make: the
  * inline path ends in a call only as its last act (cache_alloc_slow,
- * cache_free_slow: the refill or flush, debug, zeroing and the full
- * local_irq_restore), and restores the interrupt flag with a bare store
- * when nothing needs telling (kernel/spinlock.h: local_irq_restore_fast).
- * The
- * checks of what kmem_cache_free() is given and the slab debugging
- * (mm/slab_debug.c) are MM_DEBUG's (mm/mm.h): a production build compiles
- * them out, as 2.6 without DEBUG had none.  Not followed: shared and alien
- * arrays, the small refill of an untouched array, and a
- * kmem_cache_shrink() that returns whether slabs remain - here it
- * returns the pages freed (docs/linux-2.6.md lists these).
+ * cache_free_slow: the shared array's step, the refill or flush, debug,
+ * zeroing and the full local_irq_restore), and restores the interrupt
+ * flag with a bare store when nothing needs telling
+ * (kernel/spinlock.h: local_irq_restore_fast).  The shared array's step
+ * sits in those slow ends, before cache_alloc_cpu (cache_free_cpu) goes
+ * to the slabs, where 2.6.11 had it inside cache_alloc_refill
+ * (cache_flusharray): the same order of sources, one function further
+ * out.  The checks of what kmem_cache_free() is given and the slab
+ * debugging (mm/slab_debug.c) are MM_DEBUG's (mm/mm.h): a production
+ * build compiles them out, as 2.6 without DEBUG had none.  Not followed:
+ * alien arrays (a CPU's or a node's shared array may hold objects of
+ * another node's slabs; free_block gives each back to its own node),
+ * cache_reap's periodic drain of the shared arrays (they are drained by
+ * kmem_cache_shrink and the reaper only), the small refill of an
+ * untouched array, and a kmem_cache_shrink() that returns whether slabs
+ * remain - here it returns the pages freed (docs/linux-2.6.md lists
+ * these).
  *
  * Invariants:
  *  - every object is in exactly one place: handed out, in one CPU's array,
- *    or on its slab's free chain; slab->inuse counts the first two;
+ *    in one node's shared array, or on its slab's free chain;
+ *    slab->inuse counts the first three;
  *  - a slab is on its node's slabs_full (inuse == num), slabs_partial or
- *    slabs_free (inuse == 0) list, by that count;
+ *    slabs_free (inuse == 0) list, by that count, or - between
+ *    slab_unlink_locked and slab_destroy - on no node's list and out of
+ *    its counts;
  *  - l3->free_objects is the number of objects on free chains of the
- *    node's slabs;
+ *    node's listed slabs; a shared array holds at most its limit;
  *  - every page of a slab has PG_slab and knows its cache and slab.
  *
  * Locking, in this order: cache_chain_mutex (the list of caches) >
- * l3->list_lock (a node's slabs of one cache) > zone->lock (inside the
- * page allocator).  A CPU's array is touched only by that CPU with
- * interrupts off; other CPUs drain it by cross-call.  Slabs are made and
- * their pages allocated without list_lock held.
+ * l3->list_lock (a node's slabs of one cache and its shared array) >
+ * zone->lock (inside the page allocator).  No two list_locks nest: a
+ * slab's pages and its off-slab descriptor are given back after the
+ * lock is dropped, and the shared array is emptied a chunk at a time,
+ * free_block taking the lock of each object's node after.  A CPU's array
+ * is touched only by that CPU with interrupts off; other CPUs drain it by
+ * cross-call.  Slabs are made and their pages allocated without
+ * list_lock held.
  *
  * Comments "LAB <name>: BEGIN/STUB/END" mark the code a course lab takes
  * out of a student tree, and the stub it leaves (labs/<name>/README.md;
@@ -83,9 +108,12 @@ static void *slab_get_obj(struct kmem_cache *cachep, struct slab *slabp)
 static void slab_put_obj(struct kmem_cache *cachep, struct slab *slabp,
 			 void *objp)
 {
-	long idx = obj_to_index(cachep, slabp, objp);
+	unsigned int idx;
 
-	BUG_ON(idx < 0);
+	/* An MM_DEBUG build checks what it is given; production trusts it. */
+	if (MM_DEBUG)
+		BUG_ON(obj_to_index(cachep, slabp, objp) < 0);
+	idx = obj_index(cachep, slabp, objp);
 	slabp->bufctl[idx] = slabp->free;
 	slabp->free = (kmem_bufctl_t)idx;
 	slabp->inuse--;
@@ -203,17 +231,29 @@ static void *slab_pages(const struct kmem_cache *cachep, const struct slab *slab
 }
 
 /*
- * Gives a free slab's pages back, its node's list_lock held (asserted);
- * an off-slab descriptor goes back to its own (smaller) cache, whose lock
- * nests inside ours: descriptors always come from a smaller kmalloc
- * cache, so these nestings cannot form a cycle.
+ * Takes a free slab off its node, the node's list_lock held (asserted):
+ * off its list onto the caller's list of slabs to destroy, its objects
+ * out of free_objects, out of nr_slabs.  The caller gives them back with
+ * slab_destroy_list() after dropping the lock (Linux 4.6).
  */
-static void slab_destroy_locked(struct kmem_cache *cachep,
-				struct slab *slabp)
+static void slab_unlink_locked(struct kmem_cache *cachep,
+			       struct kmem_list3 *l3, struct slab *slabp,
+			       struct list_head *doomed)
+{
+	lockdep_assert_held(&l3->list_lock);
+	list_move(&slabp->list, doomed);
+	l3->free_objects -= cachep->num;
+	l3->nr_slabs--;
+}
+
+/*
+ * Gives a free slab's pages back, no list_lock held: the slab is on no
+ * node's list (slab_unlink_locked).  An off-slab descriptor goes back to
+ * its own (smaller) cache.
+ */
+static void slab_destroy(struct kmem_cache *cachep, struct slab *slabp)
 {
 	struct page *page = virt_to_page(slab_pages(cachep, slabp));
-
-	lockdep_assert_held(&cachep->nodelists[slabp->nodeid].list_lock);
 
 	if (cachep->flags & (SLAB_POISON | SLAB_RED_ZONE))
 		for (unsigned int i = 0; i < cachep->num; i++)
@@ -224,57 +264,70 @@ static void slab_destroy_locked(struct kmem_cache *cachep,
 		__ClearPageSlab(page + i);
 		page[i].owner_data[0] = page[i].owner_data[1] = 0;
 	}
-	cachep->nodelists[slabp->nodeid].nr_slabs--;
 	slab_stat_inc(&cachep->reaped);
 	if (cachep->flags & CFLGS_OFF_SLAB)
 		kmem_cache_free(cachep->slabp_cache, slabp);
 	__free_pages(page, cachep->gfporder);
 }
 
+/* Destroys the slabs slab_unlink_locked() put on doomed; pages freed. */
+static unsigned int slab_destroy_list(struct kmem_cache *cachep,
+				      struct list_head *doomed)
+{
+	struct slab *slabp, *next;
+	unsigned int pages = 0;
+
+	list_for_each_entry_safe(slabp, next, doomed, list) {
+		slab_destroy(cachep, slabp);
+		pages += 1U << cachep->gfporder;
+	}
+	return pages;
+}
+
 /*
- * Returns nr objects to their slabs (2.6's free_block): each slab moves
- * to the list its new count says; a slab that becomes free is given back
- * when its node already has more free objects than free_limit.
- * Interrupts off (asserted); takes each node's list_lock.
+ * Returns nr objects to their slabs (2.6's free_block).  A slab changes
+ * lists only when its state does (later Linux): a full one that gets an
+ * object back goes to the tail of slabs_partial, one that becomes free to
+ * slabs_free - or, when its node already has more free objects than
+ * free_limit, is given back after the lock is dropped (Linux 4.6); a
+ * partial slab that stays partial stays where it is.  Interrupts off
+ * (asserted); takes each node's list_lock.
  */
 static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
 			       unsigned int nr)
 {
-	struct kmem_list3 *locked = NULL;
-	unsigned int pages = 0;
+	struct kmem_list3 *l3 = NULL;
+	int locked = -1;	/* the node whose list_lock is held */
+	LIST_HEAD(doomed);
 
 	lockdep_assert_irqs_disabled();
 
 	for (unsigned int i = 0; i < nr; i++) {
 		void *objp = objpp[i];
 		struct slab *slabp = page_get_slab(virt_to_page(objp));
-		struct kmem_list3 *l3 = &cachep->nodelists[slabp->nodeid];
 
 		/* One acquisition for a run of objects of the same node. */
-		if (l3 != locked) {
-			if (locked)
-				spin_unlock(&locked->list_lock);
+		if (unlikely(slabp->nodeid != locked)) {
+			if (l3)
+				spin_unlock(&l3->list_lock);
+			locked = slabp->nodeid;
+			l3 = &cachep->nodelists[locked];
 			spin_lock(&l3->list_lock);
-			locked = l3;
 		}
-		list_del(&slabp->list);
 		slab_put_obj(cachep, slabp, objp);
 		l3->free_objects++;
 		if (slabp->inuse == 0) {
-			if (l3->free_objects > l3->free_limit) {
-				l3->free_objects -= cachep->num;
-				slab_destroy_locked(cachep, slabp);
-				pages += 1U << cachep->gfporder;
-			} else {
-				list_add(&slabp->list, &l3->slabs_free);
-			}
-		} else {
-			list_add_tail(&slabp->list, &l3->slabs_partial);
+			if (l3->free_objects > l3->free_limit)
+				slab_unlink_locked(cachep, l3, slabp, &doomed);
+			else
+				list_move(&slabp->list, &l3->slabs_free);
+		} else if (slabp->inuse == cachep->num - 1) {
+			list_move_tail(&slabp->list, &l3->slabs_partial);
 		}
 	}
-	if (locked)
-		spin_unlock(&locked->list_lock);
-	return pages;
+	if (l3)
+		spin_unlock(&l3->list_lock);
+	return slab_destroy_list(cachep, &doomed);
 }
 
 /* ---- the per-CPU arrays ---------------------------------------------- */
@@ -314,18 +367,20 @@ static unsigned int take_objs_locked(struct kmem_cache *cachep,
 						 &l3->slabs_partial :
 						 &l3->slabs_free;
 		struct slab *slabp;
+		unsigned int n;
 
 		if (list_empty(from))
 			break;
 		slabp = list_first_entry(from, struct slab, list);
-		while (slabp->inuse < cachep->num && taken < nr) {
+		n = min(cachep->num - slabp->inuse, nr - taken);
+		l3->free_objects -= n;
+		while (n--)
 			objpp[taken++] = slab_get_obj(cachep, slabp);
-			l3->free_objects--;
-		}
-		list_del(&slabp->list);
-		list_add(&slabp->list, slabp->inuse == cachep->num ?
-					       &l3->slabs_full :
-					       &l3->slabs_partial);
+		/* Only a change of state moves the slab (it stays first). */
+		if (slabp->inuse == cachep->num)
+			list_move(&slabp->list, &l3->slabs_full);
+		else if (from == &l3->slabs_free)
+			list_move(&slabp->list, &l3->slabs_partial);
 	}
 	return taken;
 }
@@ -420,20 +475,126 @@ __noinline void cache_free_cpu(struct kmem_cache *cachep, void *objp)
 	/* LAB slab: END */
 }
 
+/* ---- the shared arrays ------------------------------------------------ */
+
+/*
+ * This CPU's node's lists of cachep; their shared array (2.6.11's
+ * l3->shared) is NULL when the cache has none (one CPU, or objects
+ * larger than a page).
+ */
+static __always_inline struct kmem_list3 *this_node_l3(struct kmem_cache *cachep)
+{
+	return &cachep->nodelists[numa_node_id()];
+}
+
+/*
+ * Before an empty array refills from the slabs: it takes up to batchcount
+ * objects from its node's shared array, the ones flushed there last,
+ * under the node's list_lock (2.6.11's cache_alloc_refill).  A glance
+ * without the lock first: an empty shared array costs no lock (later
+ * Linux).  Interrupts off (asserted).
+ */
+static void shared_refill(struct kmem_cache *cachep, struct array_cache *ac)
+{
+	struct kmem_list3 *l3 = this_node_l3(cachep);
+	struct array_cache *shared = l3->shared;
+	unsigned int nr;
+
+	lockdep_assert_irqs_disabled();
+	if (!shared || !READ_ONCE(shared->avail))
+		return;
+	spin_lock(&l3->list_lock);
+	nr = min(min(ac->batchcount, shared->avail), ac->limit - ac->avail);
+	shared->avail -= nr;
+	memcpy(ac->entry + ac->avail, shared->entry + shared->avail,
+	       nr * sizeof(void *));
+	shared->touched = 1;
+	spin_unlock(&l3->list_lock);
+	ac->avail += nr;
+}
+
+/*
+ * Before a full array flushes to the slabs: its oldest batchcount objects
+ * go to its node's shared array while that has room (as many as fit),
+ * and the rest move down (2.6.11's cache_flusharray); a full shared array
+ * costs no lock (a glance first).  Interrupts off (asserted).
+ */
+static void shared_flush(struct kmem_cache *cachep, struct array_cache *ac)
+{
+	struct kmem_list3 *l3 = this_node_l3(cachep);
+	struct array_cache *shared = l3->shared;
+	unsigned int nr;
+
+	lockdep_assert_irqs_disabled();
+	if (!shared || READ_ONCE(shared->avail) >= shared->limit)
+		return;
+	spin_lock(&l3->list_lock);
+	nr = min(min(ac->batchcount, ac->avail), shared->limit - shared->avail);
+	memcpy(shared->entry + shared->avail, ac->entry, nr * sizeof(void *));
+	shared->avail += nr;
+	spin_unlock(&l3->list_lock);
+	ac->avail -= nr;
+	memmove(ac->entry, ac->entry + nr, ac->avail * sizeof(void *));
+}
+
+/*
+ * Empties every node's shared array of cachep into the slabs; pages
+ * freed.  free_block takes the list_lock of each object's node, which
+ * may be this one, so the objects leave the array a chunk at a time
+ * under the lock and go to their slabs after it; each round takes at
+ * least one, or ends.  Interrupts on (task context).
+ */
+static unsigned int drain_shared(struct kmem_cache *cachep)
+{
+	void *chunk[32];
+	unsigned int pages = 0;
+
+	for (int nid = 0; nid < nr_online_nodes; nid++) {
+		struct kmem_list3 *l3 = &cachep->nodelists[nid];
+		unsigned int rounds;
+
+		if (!l3->shared)
+			continue;
+		rounds = DIV_ROUND_UP(l3->shared->limit, ARRAY_SIZE(chunk));
+		while (rounds--) {
+			unsigned long flags;
+			unsigned int nr;
+
+			spin_lock_irqsave(&l3->list_lock, flags);
+			nr = min(l3->shared->avail, (unsigned int)ARRAY_SIZE(chunk));
+			l3->shared->avail -= nr;
+			memcpy(chunk, l3->shared->entry + l3->shared->avail,
+			       nr * sizeof(void *));
+			spin_unlock(&l3->list_lock);
+			pages += free_block(cachep, chunk, nr);
+			local_irq_restore(flags);
+			if (!nr)
+				break;
+		}
+	}
+	return pages;
+}
+
 /*
  * The out-of-line ends of __cache_alloc() and __cache_free()
- * (mm/slab_internal.h): the refill of an empty array, the flush of a
- * full one, the full local_irq_restore(), the debug and the zeroing.
- * The inline paths call them last, so that they hold nothing across a
- * call.
+ * (mm/slab_internal.h): the refill of an empty array (from the node's
+ * shared array first, then cache_alloc_cpu's from the slabs), the flush
+ * of a full one (to the shared array first, then cache_free_cpu's to the
+ * slabs), the full local_irq_restore(), the debug and the zeroing.  The
+ * inline paths call them last, so that they hold nothing across a call.
  */
 __noinline void *cache_alloc_slow(void *ctx, void *objp, gfp_t flags,
 				  unsigned long caller, unsigned long irqflags)
 {
 	struct kmem_cache *cachep = ctx;
 
-	if (!objp)
+	if (!objp) {
+		struct array_cache *ac = cpu_array(cachep);
+
+		if (!ac->avail)
+			shared_refill(cachep, ac);
 		objp = cache_alloc_cpu(cachep, flags);
+	}
 	local_irq_restore(irqflags);
 	if (unlikely(!objp))
 		return NULL;
@@ -447,6 +608,10 @@ __noinline void *cache_alloc_slow(void *ctx, void *objp, gfp_t flags,
 __noinline void cache_free_slow(struct kmem_cache *cachep, void *objp,
 				unsigned long irqflags)
 {
+	struct array_cache *ac = cpu_array(cachep);
+
+	if (ac->avail >= ac->limit)
+		shared_flush(cachep, ac);
 	cache_free_cpu(cachep, objp);
 	local_irq_restore(irqflags);
 }
@@ -532,17 +697,16 @@ static int drain_freelist(struct kmem_cache *cachep)
 		struct kmem_list3 *l3 = &cachep->nodelists[nid];
 		unsigned long flags;
 
-		spin_lock_irqsave(&l3->list_lock, flags);
-		while (!list_empty(&l3->slabs_free)) {
-			struct slab *slabp = list_first_entry(&l3->slabs_free,
-							      struct slab, list);
+		LIST_HEAD(doomed);
 
-			list_del(&slabp->list);
-			l3->free_objects -= cachep->num;
-			slab_destroy_locked(cachep, slabp);
-			pages += 1 << cachep->gfporder;
-		}
+		spin_lock_irqsave(&l3->list_lock, flags);
+		while (!list_empty(&l3->slabs_free))
+			slab_unlink_locked(cachep, l3,
+					   list_first_entry(&l3->slabs_free,
+							    struct slab, list),
+					   &doomed);
 		spin_unlock_irqrestore(&l3->list_lock, flags);
+		pages += (int)slab_destroy_list(cachep, &doomed);
 	}
 	return pages;
 }
@@ -551,6 +715,7 @@ int kmem_cache_shrink(struct kmem_cache *cachep)
 {
 	int pages = (int)drain_cpu_caches(cachep);
 
+	pages += (int)drain_shared(cachep);
 	return pages + drain_freelist(cachep);
 }
 
@@ -587,7 +752,8 @@ static unsigned long reap_all_locked(void)
 		on_each_cpu(do_drain_all, &drained, true);
 		pages += drained;
 		list_for_each_entry(cachep, &cache_chain, next)
-			pages += (unsigned long)drain_freelist(cachep);
+			pages += drain_shared(cachep) +
+				 (unsigned long)drain_freelist(cachep);
 	}
 	return pages;
 }

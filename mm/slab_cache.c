@@ -12,17 +12,19 @@
  * in a kmalloc cache (2.6.11; unlike 2.6.11 it never moves back on-slab
  * when the left-over room would hold it).  Each CPU's array holds "limit"
  * objects and moves "batchcount" = (limit + 1) / 2 at a time, by object
- * size (2.6's enable_cpucache), and a node gives an empty slab back above
- * free_limit = (1 + CPUs) * batchcount + num free objects (2.6.11's
- * formula; 2.6.14 counts the node's CPUs only).
+ * size (2.6's enable_cpucache); with more than one CPU, each node has a
+ * shared array of 8 * batchcount objects for caches of objects up to a
+ * page (2.6.11's enable_cpucache: shared = 8 on SMP); and a node gives an
+ * empty slab back above free_limit = (1 + CPUs) * batchcount + num free
+ * objects (2.6.11's formula; 2.6.14 counts the node's CPUs only).
  *
  * Bootstrap: struct kmem_cache objects come from the cache of caches,
  * which is static and set up first, by hand, with its descriptors on its
  * slabs (no kmalloc cache exists yet); kmalloc's caches follow, smallest
  * first, so that each off-slab class finds a smaller one for its
- * descriptors.  Per-CPU arrays come straight from the page allocator,
- * one block per cache, each CPU's array padded to whole cache lines
- * (2.6.11 kmalloc()ed each CPU's array from its cache-line-aligned kmalloc
+ * descriptors.  Per-CPU and shared arrays come straight from the page
+ * allocator, one block per cache, each array padded to whole cache lines
+ * (2.6.11 kmalloc()ed each array from its cache-line-aligned kmalloc
  * caches; here the kmalloc caches do not exist yet, and are not aligned).
  *
  * Locking: cache_chain_mutex (a sleeping lock) protects the list of
@@ -38,6 +40,7 @@
 #include "kernel/lockdep.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
+#include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/gfp.h"
 #include "mm/slab_internal.h"
@@ -50,6 +53,8 @@
  */
 #define PREFERRED_SLAB_ORDER 5
 #define MAX_SLAB_ORDER (MAX_ORDER - 1)
+/* A node's shared array holds this many batches (2.6.11's "shared"). */
+#define SHARED_FACTOR 8
 
 LIST_HEAD(cache_chain);
 DEFINE_MUTEX(cache_chain_mutex);
@@ -58,9 +63,6 @@ DEFINE_MUTEX(cache_chain_mutex);
 struct kmem_cache cache_cache;
 
 /* ---- layout ---------------------------------------------------------- */
-
-/* The class of the list_locks of caches that hold slab descriptors. */
-static struct lock_class_key slab_descriptor_l3_key;
 
 /*
  * Objects per slab and leftover bytes for a slab of 2^order pages (2.6's
@@ -155,10 +157,21 @@ static size_t array_stride(const struct kmem_cache *cachep)
 		     (size_t)L1_CACHE_BYTES);
 }
 
-/* The order of the block that holds every possible CPU's array. */
+/* Bytes of a node's shared array, whole cache lines; 0 without one. */
+static size_t shared_stride(const struct kmem_cache *cachep)
+{
+	if (!cachep->shared)
+		return 0;
+	return ALIGN(sizeof(struct array_cache) +
+		     cachep->shared * cachep->batchcount * sizeof(void *),
+		     (size_t)L1_CACHE_BYTES);
+}
+
+/* The order of the block that holds every CPU's and node's array. */
 static unsigned int arrays_order(const struct kmem_cache *cachep)
 {
-	size_t total = array_stride(cachep) * nr_cpu_ids;
+	size_t total = array_stride(cachep) * nr_cpu_ids +
+		       shared_stride(cachep) * (size_t)nr_online_nodes;
 	unsigned int order = 0;
 
 	while ((PAGE_SIZE << order) < total)
@@ -166,15 +179,26 @@ static unsigned int arrays_order(const struct kmem_cache *cachep)
 	return order;
 }
 
+static void init_array(struct array_cache *ac, unsigned int limit,
+		       unsigned int batchcount)
+{
+	ac->avail = 0;
+	ac->limit = limit;
+	ac->batchcount = batchcount;
+	ac->touched = 0;
+}
+
 /*
- * Per-CPU arrays for every possible CPU, in one block from the page
- * allocator, each on cache lines of its own (array_stride).  The block
- * comes from the creator's node: mm86 does not place arrays node-locally.
+ * Per-CPU arrays for every possible CPU, then the shared array of every
+ * online node (when the cache has them), in one block from the page
+ * allocator, each on cache lines of its own (array_stride, shared_stride).
+ * The block comes from the creator's node: mm86 does not place arrays
+ * node-locally.
  */
 static bool alloc_arrays(struct kmem_cache *cachep)
 {
 	size_t stride = array_stride(cachep);
-	char *mem;
+	char *mem, *shared;
 
 	mem = (char *)__get_free_pages(GFP_KERNEL, arrays_order(cachep));
 	if (!mem)
@@ -182,11 +206,17 @@ static bool alloc_arrays(struct kmem_cache *cachep)
 	for (int cpu = 0; cpu < (int)nr_cpu_ids; cpu++) {
 		struct array_cache *ac = (struct array_cache *)(mem + cpu * stride);
 
-		ac->avail = 0;
-		ac->limit = cachep->limit;
-		ac->batchcount = cachep->batchcount;
-		ac->touched = 0;
+		init_array(ac, cachep->limit, cachep->batchcount);
 		cachep->array[cpu] = ac;
+	}
+	shared = mem + stride * nr_cpu_ids;
+	for (int nid = 0; cachep->shared && nid < nr_online_nodes; nid++) {
+		struct array_cache *ac = (struct array_cache *)
+			(shared + (size_t)nid * shared_stride(cachep));
+
+		init_array(ac, cachep->shared * cachep->batchcount,
+			   cachep->batchcount);
+		cachep->nodelists[nid].shared = ac;
 	}
 	return true;
 }
@@ -195,6 +225,8 @@ static void free_arrays(struct kmem_cache *cachep)
 {
 	free_pages((unsigned long)cachep->array[0], arrays_order(cachep));
 	memset(cachep->array, 0, sizeof(cachep->array));
+	for (int nid = 0; nid < MAX_NUMNODES; nid++)
+		cachep->nodelists[nid].shared = NULL;
 }
 
 /* Fills in a cache; false when it cannot be made. */
@@ -235,6 +267,7 @@ static bool setup_cache(struct kmem_cache *cachep, const char *name,
 	if (flags & SLAB_STORE_USER)
 		buffer += 2 * sizeof(unsigned long);
 	cachep->buffer_size = ALIGN(buffer, ralign);
+	cachep->reciprocal_buffer_size = reciprocal_value(cachep->buffer_size);
 	/* LAB slab: BEGIN the colour step: how much further in each colour starts the objects */
 	cachep->colour_off = max((unsigned int)L1_CACHE_BYTES, ralign);
 	/* LAB slab: STUB
@@ -263,6 +296,9 @@ static bool setup_cache(struct kmem_cache *cachep, const char *name,
 
 	cachep->limit = slab_array_limit(cachep->buffer_size);
 	cachep->batchcount = (cachep->limit + 1) / 2;
+	/* A shared array of 8 batches per node, on SMP, for objects up to a page (2.6.11). */
+	if (nr_cpu_ids > 1 && cachep->buffer_size <= PAGE_SIZE)
+		cachep->shared = SHARED_FACTOR;
 	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
 		struct kmem_list3 *l3 = &cachep->nodelists[nid];
 
@@ -273,16 +309,6 @@ static bool setup_cache(struct kmem_cache *cachep, const char *name,
 		l3->free_limit = (1 + nr_cpu_ids) * cachep->batchcount +
 				 cachep->num;
 	}
-	/*
-	 * slab_destroy_locked() frees an off-slab descriptor with this cache's
-	 * list_lock held, taking the descriptor cache's: a class of their
-	 * own for the descriptor caches' locks, so that the validator sees
-	 * an order, not recursion (2.6.18's on_slab_l3_key).
-	 */
-	if (off_slab)
-		for (int nid = 0; nid < MAX_NUMNODES; nid++)
-			lockdep_set_class(&cachep->slabp_cache->nodelists[nid].list_lock,
-					  &slab_descriptor_l3_key);
 	if (!alloc_arrays(cachep))
 		return false;
 	mutex_lock(&cache_chain_mutex);
@@ -376,11 +402,14 @@ void slab_count(struct kmem_cache *cachep, struct slab_counts *c)
 		list_for_each_entry(slabp, &l3->slabs_free, list)
 			c->free_slabs++;
 		free_objs += l3->free_objects;
+		if (l3->shared)
+			c->in_shared += l3->shared->avail;
 		spin_unlock_irqrestore(&l3->list_lock, flags);
 	}
 	c->num_slabs = c->active_slabs + c->free_slabs;
 	c->num_objs = c->num_slabs * cachep->num;
 	c->active_objs = c->num_objs - free_objs;
+	c->in_arrays = c->in_shared;
 	for (int cpu = 0; cpu < (int)nr_cpu_ids; cpu++)
 		if (cachep->array[cpu])
 			c->in_arrays += READ_ONCE(cachep->array[cpu]->avail);
@@ -416,7 +445,23 @@ unsigned long slab_total_pages(void)
 	return pages;
 }
 
-/* Linux's /proc/slabinfo, version 2.1 (objects in CPU arrays count as active). */
+/*
+ * Linux's /proc/slabinfo, version 2.1 (objects in CPU and shared arrays
+ * count as active): the tunables' sharedfactor is a shared array's limit
+ * in batches (0: none), sharedavail the objects in the shared arrays.
+ */
+void slabinfo_line(struct kmem_cache *cachep, char *buf, size_t len)
+{
+	struct slab_counts c;
+
+	slab_count(cachep, &c);
+	snprintf(buf, len, "%-17s %6lu %6lu %6u %4u %4u : tunables %4u %4u %4u : slabdata %6lu %6lu %6u",
+		 cachep->name, c.active_objs, c.num_objs, cachep->buffer_size,
+		 cachep->num, 1U << cachep->gfporder, cachep->limit,
+		 cachep->batchcount, cachep->shared, c.active_slabs,
+		 c.num_slabs, (unsigned int)c.in_shared);
+}
+
 void show_slabinfo(void)
 {
 	struct kmem_cache *cachep;
@@ -426,14 +471,10 @@ void show_slabinfo(void)
 	pr_info("# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\n");
 	mutex_lock(&cache_chain_mutex);
 	list_for_each_entry(cachep, &cache_chain, next) {
-		struct slab_counts c;
+		char line[SLABINFO_LINE];
 
-		slab_count(cachep, &c);
-		pr_info("%-17s %6lu %6lu %6u %4u %4u : tunables %4u %4u %4u : slabdata %6lu %6lu %6u\n",
-			cachep->name, c.active_objs, c.num_objs,
-			cachep->buffer_size, cachep->num,
-			1U << cachep->gfporder, cachep->limit,
-			cachep->batchcount, 0U, c.active_slabs, c.num_slabs, 0U);
+		slabinfo_line(cachep, line, sizeof(line));
+		pr_info("%s\n", line);
 	}
 	mutex_unlock(&cache_chain_mutex);
 }

@@ -17,7 +17,8 @@
  *
  * The structures are 2.6's: struct slab with bufctl[] after it (2.6.11),
  * a per-CPU struct array_cache (2.6.11) and a struct kmem_list3 of three
- * slab lists per node (2.6.14).  kmem_bufctl_t is 16 bits here (2.6.11
+ * slab lists and a shared array_cache per node (2.6.14; the shared array
+ * 2.6.11's).  kmem_bufctl_t is 16 bits here (2.6.11
  * used an unsigned int), which limits a slab to 65534 objects.
  *
  * An object with debugging on (buffer_size includes all of it):
@@ -71,9 +72,14 @@ struct array_cache {
 	void *entry[];
 };
 
-/* A node's slabs of one cache; list_lock protects all of it. */
+/*
+ * A node's slabs of one cache, and its shared array (2.6.11's l3->shared:
+ * objects the node's CPUs flushed, for any of them to refill from;
+ * NULL when the cache has none); list_lock protects all of it.
+ */
 struct kmem_list3 {
 	spinlock_t list_lock;
+	struct array_cache *shared;
 	struct list_head slabs_partial;	/* some objects free */
 	struct list_head slabs_full;	/* none free */
 	struct list_head slabs_free;	/* all free */
@@ -90,8 +96,10 @@ struct kmem_cache {
 	struct array_cache *array[NR_CPUS];
 	unsigned int batchcount;
 	unsigned int limit;
+	unsigned int shared;		/* a shared array holds shared * batchcount */
 
 	unsigned int buffer_size;	/* bytes per object, debugging included */
+	u32 reciprocal_buffer_size;	/* obj_to_index's divisor (2.6.22) */
 	unsigned int object_size;	/* what the creator asked for */
 	unsigned int obj_offset;	/* the caller's object within the buffer */
 	unsigned int align;
@@ -149,17 +157,54 @@ static inline void *index_to_obj(const struct kmem_cache *cachep,
 	       cachep->obj_offset;
 }
 
-/* The index of a caller's object, or -1 when objp is no object start. */
+/*
+ * 2.6.22's reciprocal_value(): with it, a / k is a multiply and a shift
+ * (reciprocal_divide) rather than a division.  With r = ceil(2^32 / k),
+ * k * r = 2^32 + e with e < k, so (i * k) * r >> 32 = i + (i * e >> 32)
+ * = i exactly for every multiple i * k below 2^32; for any other a the
+ * quotient may be one too large, which obj_to_index's check of the
+ * product catches all the same.
+ */
+static inline u32 reciprocal_value(u32 k)
+{
+	return (u32)(((1ULL << 32) + k - 1) / k);
+}
+
+static inline u32 reciprocal_divide(u32 a, u32 r)
+{
+	return (u32)(((u64)a * r) >> 32);
+}
+
+/* How far objp lies from the first object's start (the caller's pointer). */
+static inline u32 obj_offset_in_slab(const struct kmem_cache *cachep,
+				     const struct slab *slabp, const void *objp)
+{
+	return (u32)((const char *)objp - (const char *)slabp->s_mem) -
+	       cachep->obj_offset;
+}
+
+/* The index of an object of slabp, trusted to be one (2.6.22's obj_to_index). */
+static inline unsigned int obj_index(const struct kmem_cache *cachep,
+				     const struct slab *slabp, const void *objp)
+{
+	return reciprocal_divide(obj_offset_in_slab(cachep, slabp, objp),
+				 cachep->reciprocal_buffer_size);
+}
+
+/*
+ * The index of a caller's object of slabp's pages, or -1 when objp is no
+ * object start: inside an object, or before the first (the offset
+ * wrapped: its quotient is far beyond num) or past the last.
+ */
 static inline long obj_to_index(const struct kmem_cache *cachep,
 				const struct slab *slabp, const void *objp)
 {
-	long off = (long)((const char *)objp - (const char *)slabp->s_mem) -
-		   (long)cachep->obj_offset;
+	u32 off = obj_offset_in_slab(cachep, slabp, objp);
+	u32 idx = reciprocal_divide(off, cachep->reciprocal_buffer_size);
 
-	if (off < 0 || off % (long)cachep->buffer_size ||
-	    off / (long)cachep->buffer_size >= (long)cachep->num)
+	if (idx * cachep->buffer_size != off || idx >= cachep->num)
 		return -1;
-	return off / (long)cachep->buffer_size;
+	return idx;
 }
 
 /* ---- debugging (mm/slab_debug.c) ---- */
@@ -328,10 +373,16 @@ void kmalloc_caches_init(void);
 
 /* Totals over a cache's nodes and CPUs (slabinfo, tests). */
 struct slab_counts {
-	unsigned long num_objs, active_objs, in_arrays;
+	unsigned long num_objs, active_objs;
+	unsigned long in_arrays;	/* CPU arrays and shared arrays */
+	unsigned long in_shared;	/* shared arrays only */
 	unsigned long num_slabs, active_slabs, free_slabs;
 };
 void slab_count(struct kmem_cache *cachep, struct slab_counts *c);
+
+/* One cache's line of /proc/slabinfo (no newline). */
+#define SLABINFO_LINE 160
+void slabinfo_line(struct kmem_cache *cachep, char *buf, size_t len);
 
 /* Objects handed out and not yet freed, over every cache. */
 unsigned long slab_live_objects(void);

@@ -32,20 +32,26 @@
  *               8 (larger); batchcount (limit + 1) / 2; a node keeps at
  *               most free_limit = (1 + nr_cpu_ids) * batchcount + num
  *               free objects in its slabs before it gives a free slab back.
+ *   shared      with more than one CPU and buffer <= PAGE_SIZE, each node
+ *               has a shared array of 8 * batchcount: a full CPU array's
+ *               flush moves its oldest min(batchcount, room) there while it
+ *               has room, and an empty CPU array first takes up to
+ *               batchcount from it (the newest); otherwise to/from slabs.
  *
  * The cases allocate on the boot CPU with nothing else using their caches,
  * so that which slab and which array an object comes from can be worked
  * out by hand: a refill takes up to batchcount objects, partial slabs
  * first; a CPU array is a LIFO stack; a free to a full array first gives
- * its oldest batchcount objects back to their slabs.  list_lock is a
+ * its oldest batchcount objects back (to the node's shared array while it
+ * has room, when the cache has one; to their slabs otherwise).  list_lock is a
  * ticket lock: the tickets it handed out count its acquisitions.
  *
  * mixed_caches_on_every_cpu_stay_consistent ends with a checker of every
  * cache's books (check_cache): for each node, each slab's inuse plus the
  * length of its free chain is num, each slab is on the list its count
  * says, free_objects is the sum of the free chains, nr_slabs the slabs
- * listed; each object in a CPU array is one of the cache's, at an
- * object's start, and on no free chain.
+ * listed; each object in a CPU or shared array is one of the cache's, at
+ * an object's start, and on no free chain.
  */
 #include "kernel/smp.h"
 #include "lib/sprintf.h"
@@ -87,6 +93,7 @@ struct rule_layout {
 	unsigned int order, num, left, mgmt, colour;
 	unsigned int desc_bytes;	/* off-slab: struct slab + bufctls */
 	unsigned int limit, batch;
+	unsigned int shared;		/* a shared array's limit; 0: none */
 };
 
 static void rule_estimate(unsigned int order, const struct rule_layout *r,
@@ -155,6 +162,7 @@ static void rule_layout(unsigned int size, unsigned int align,
 	r->limit = r->buffer > 4096 ? 8 : r->buffer > 1024 ? 24 :
 		   r->buffer > 256 ? 54 : 120;
 	r->batch = (r->limit + 1) / 2;
+	r->shared = nr_cpu_ids > 1 && r->buffer <= PAGE_SIZE ? 8 * r->batch : 0;
 }
 
 /* The layout of a cache made by kmem_cache_create(name, size, align, flags, ctor). */
@@ -811,6 +819,22 @@ static void shrink_counts_the_slabs_its_drain_frees(struct ktest *t)
 
 static bool on_chain(const struct kmem_cache *c, const struct slab *s, long idx);
 
+/*
+ * Whether obj is on its slab's free chain: false too when its page is no
+ * longer a slab of c (the slab was given back), so that a broken
+ * allocator fails the case rather than the kernel.
+ */
+static bool obj_on_free_chain(const struct kmem_cache *c, const void *obj)
+{
+	struct page *pg = virt_to_page(obj);
+	long idx;
+
+	if (!PageSlab(pg) || page_get_cache(pg) != c)
+		return false;
+	idx = obj_to_index(c, page_get_slab(pg), obj);
+	return idx >= 0 && on_chain(c, page_get_slab(pg), idx);
+}
+
 /* ---- per-CPU arrays --------------------------------------------------- */
 
 struct remote_op {
@@ -987,8 +1011,11 @@ static void refill_takes_a_batch_under_one_lock(struct ktest *t)
 
 /*
  * A free to a full array first gives back its oldest batchcount objects
- * (to their slabs), then pushes.  Allocate limit + 1 objects, empty the
- * array (kmem_cache_shrink drains it), then free them all in order.
+ * (to their slabs, once the node's shared array - if the cache has one -
+ * is full), then pushes.  Allocate limit + shared + 1 objects, empty the
+ * arrays (kmem_cache_shrink drains them), then free them all in order:
+ * the first limit + shared fill the array and the shared array, the last
+ * one flushes to the slabs.
  */
 static void full_array_flushes_a_batch(struct ktest *t)
 {
@@ -998,11 +1025,12 @@ static void full_array_flushes_a_batch(struct ktest *t)
 	struct array_cache *ac;
 	struct kmem_list3 *l3;
 	unsigned long free_objs;
-	unsigned int n;
+	unsigned int n, first;
 	u16 tickets, locks;
 
 	rule_for_cache("flush-20", 20, 0, 0, &r);
-	n = r.limit + 1;
+	n = r.limit + r.shared + 1;
+	KTEST_ASSERT_LE(t, n, (unsigned int)MAX_HELD);
 	c = create(t, "flush-20", 20, 0, 0, NULL);
 	ac = this_array(c);
 	l3 = this_node(c);
@@ -1011,34 +1039,224 @@ static void full_array_flushes_a_batch(struct ktest *t)
 		order[i] = held[i];
 	kmem_cache_shrink(c);
 	KTEST_EXPECT_EQ(t, ac->avail, 0U);
-	/* limit frees fill the array; nothing reaches the slabs. */
+	/* limit + shared frees fill the arrays; nothing reaches the slabs. */
 	free_objs = l3->free_objects;
-	free_held(c, 0, r.limit);
+	free_held(c, 0, r.limit + r.shared);
 	KTEST_EXPECT_EQ(t, ac->avail, r.limit);
+	KTEST_EXPECT_EQ(t, l3->shared ? l3->shared->avail : 0U, r.shared);
 	KTEST_EXPECT_EQ(t, l3->free_objects, free_objs);
 	tickets = lock_tickets(l3);
-	/* One more: the oldest batchcount go back first. */
-	free_held(c, r.limit, r.limit + 1);
+	/* One more: the array's oldest batchcount go back first. */
+	free_held(c, n - 1, n);
 	locks = (u16)(lock_tickets(l3) - tickets);
 	KTEST_EXPECT_EQ(t, ac->avail, r.limit - r.batch + 1);
 	KTEST_EXPECT_EQ(t, l3->free_objects, free_objs + r.batch);
 	/* What stays is the newest, in the order it was freed. */
+	first = r.shared + r.batch;
+	for (unsigned int i = 0; i < ac->avail; i++)
+		if (ac->entry[i] != order[first + i]) {
+			KTEST_FAIL(t, "array slot %u holds %p, not object %u freed (%p)",
+				   i, ac->entry[i], first + i, order[first + i]);
+			break;
+		}
+	/* And the flushed ones are on their slabs' free chains. */
+	for (unsigned int i = r.shared; i < first; i++)
+		if (!obj_on_free_chain(c, order[i])) {
+			KTEST_FAIL(t, "flushed object %u (%p) is not on its slab's free chain",
+				   i, order[i]);
+			break;
+		}
+	/* A full shared array is seen without its lock: one acquisition. */
+	KTEST_EXPECT_EQ(t, locks, 1);
+	ktest_printf(t, "a flush of %u objects took the node's list_lock %u time%s",
+		     r.batch, (unsigned int)locks, locks == 1 ? "" : "s");
+	kmem_cache_destroy(c);
+}
+
+/* ---- the shared arrays ------------------------------------------------ */
+
+/*
+ * The setup of the shared-array cases: a fresh cache of 20-byte objects
+ * (limit 120, batchcount 60, 184 a slab) with limit + 1 objects
+ * allocated on this CPU and then freed in order after a shrink: the
+ * array fills, and the last free flushes the oldest batchcount of them,
+ * order[0 .. batch), to this node's shared array.  Skips without one.
+ */
+static struct kmem_cache *flush_to_shared(struct ktest *t, const char *name,
+					  struct rule_layout *r, void **order)
+{
+	struct kmem_cache *c;
+	struct array_cache *ac;
+	struct kmem_list3 *l3;
+	unsigned long free_objs;
+	u16 tickets;
+
+	rule_for_cache(name, 20, 0, 0, r);
+	if (!r->shared)
+		ktest_skip(t, "one CPU: no shared array");
+	c = create(t, name, 20, 0, 0, NULL);
+	ac = this_array(c);
+	l3 = this_node(c);
+	KTEST_EXPECT_NOT_NULL(t, l3->shared);
+	if (!l3->shared) {
+		kmem_cache_destroy(c);
+		ktest_abort(t);
+	}
+	KTEST_EXPECT_EQ(t, l3->shared->limit, r->shared);
+	KTEST_EXPECT_EQ(t, l3->shared->batchcount, r->batch);
+	alloc_held(t, c, r->limit + 1);
+	for (unsigned int i = 0; i <= r->limit; i++)
+		order[i] = held[i];
+	kmem_cache_shrink(c);
+	KTEST_EXPECT_EQ(t, l3->shared->avail, 0U);
+	free_objs = l3->free_objects;
+	free_held(c, 0, r->limit);
+	tickets = lock_tickets(l3);
+	free_held(c, r->limit, r->limit + 1);
+	/* One lock for the move; the slabs got nothing. */
+	KTEST_EXPECT_EQ(t, (u16)(lock_tickets(l3) - tickets), 1);
+	KTEST_EXPECT_EQ(t, l3->free_objects, free_objs);
+	KTEST_EXPECT_EQ(t, ac->avail, r->limit - r->batch + 1);
+	KTEST_EXPECT_EQ(t, l3->shared->avail, r->batch);
+	return c;
+}
+
+/*
+ * The flush lands in the shared array: the array's oldest batchcount
+ * objects, in the order they were freed, and the array keeps the newest.
+ */
+static void flush_lands_in_the_shared_array(struct ktest *t)
+{
+	static void *order[MAX_HELD];
+	struct rule_layout r;
+	struct kmem_cache *c = flush_to_shared(t, "shflush-20", &r, order);
+	struct array_cache *shared = this_node(c)->shared;
+	struct array_cache *ac = this_array(c);
+
+	for (unsigned int i = 0; i < shared->avail; i++)
+		if (shared->entry[i] != order[i]) {
+			KTEST_FAIL(t, "shared slot %u holds %p, not object %u freed (%p)",
+				   i, shared->entry[i], i, order[i]);
+			break;
+		}
 	for (unsigned int i = 0; i < ac->avail; i++)
 		if (ac->entry[i] != order[r.batch + i]) {
 			KTEST_FAIL(t, "array slot %u holds %p, not object %u freed (%p)",
 				   i, ac->entry[i], r.batch + i, order[r.batch + i]);
 			break;
 		}
-	/* And the flushed ones are on their slabs' free chains. */
+	/* Not on any free chain: they are still out of the slabs. */
 	for (unsigned int i = 0; i < r.batch; i++)
-		if (!on_chain(c, slab_of(order[i]),
-			      obj_to_index(c, slab_of(order[i]), order[i]))) {
-			KTEST_FAIL(t, "flushed object %u (%p) is not on its slab's free chain",
+		if (obj_on_free_chain(c, order[i])) {
+			KTEST_FAIL(t, "object %u (%p) is in the shared array and on its slab's free chain",
 				   i, order[i]);
 			break;
 		}
-	ktest_printf(t, "a flush of %u objects took the node's list_lock %u time%s",
-		     r.batch, (unsigned int)locks, locks == 1 ? "" : "s");
+	kmem_cache_destroy(c);
+}
+
+/*
+ * An empty array on another CPU refills from the shared array first:
+ * batchcount objects, the ones flushed there last, under one list_lock,
+ * and no slab touched or made; its first object is the newest.
+ */
+static void refill_on_another_cpu_takes_from_the_shared_array(struct ktest *t)
+{
+	static void *order[MAX_HELD];
+	struct remote_op op;
+	struct rule_layout r;
+	struct kmem_cache *c;
+	struct kmem_list3 *l3;
+	unsigned long free_objs, grown;
+	u16 tickets;
+
+	if (num_online_cpus() < 2 || !cpu_online(1) || raw_smp_processor_id() == 1 ||
+	    cpu_to_node(1) != cpu_to_node(raw_smp_processor_id()))
+		ktest_skip(t, "needs a second CPU on this node");
+	c = flush_to_shared(t, "shrefill-20", &r, order);
+	l3 = this_node(c);
+	free_objs = l3->free_objects;
+	grown = c->grown;
+	tickets = lock_tickets(l3);
+	op = (struct remote_op){ c, NULL, 0 };
+	KTEST_ASSERT_EQ(t, smp_call_function_single(1, remote_alloc, &op, true), 0);
+	KTEST_EXPECT_EQ(t, (u16)(lock_tickets(l3) - tickets), 1);
+	KTEST_EXPECT_EQ(t, l3->shared->avail, 0U);
+	KTEST_EXPECT_EQ(t, op.avail, r.batch - 1);
+	KTEST_EXPECT_PTR_EQ(t, op.obj, order[r.batch - 1]);
+	KTEST_EXPECT_EQ(t, l3->free_objects, free_objs);
+	KTEST_EXPECT_EQ(t, c->grown, grown);
+	/* The rest of the batch is in CPU 1's array, oldest at the bottom. */
+	for (unsigned int i = 0; i < c->array[1]->avail; i++)
+		if (c->array[1]->entry[i] != order[i]) {
+			KTEST_FAIL(t, "CPU 1's slot %u holds %p, not object %u (%p)",
+				   i, c->array[1]->entry[i], i, order[i]);
+			break;
+		}
+	if (op.obj)
+		kmem_cache_free(c, op.obj);	/* here: harmless, any CPU may */
+	kmem_cache_destroy(c);
+}
+
+/*
+ * kmem_cache_shrink empties the shared arrays too: their objects go back
+ * to their slabs, every slab is free again and given back.
+ */
+static void shrink_empties_the_shared_array(struct ktest *t)
+{
+	static void *order[MAX_HELD];
+	struct rule_layout r;
+	struct kmem_cache *c = flush_to_shared(t, "shshrink-20", &r, order);
+	struct kmem_list3 *l3 = this_node(c);
+	struct slab_counts sc;
+	unsigned long before;
+	int pages;
+
+	slab_count(c, &sc);
+	KTEST_EXPECT_EQ(t, sc.in_shared, (unsigned long)r.batch);
+	KTEST_EXPECT_EQ(t, sc.in_arrays, (unsigned long)r.limit + 1);
+	/* limit + 1 objects: all from one slab (num 184). */
+	KTEST_ASSERT_LE(t, r.limit + 1, r.num);
+	before = free_pages_now();
+	pages = kmem_cache_shrink(c);
+	KTEST_EXPECT_EQ(t, l3->shared->avail, 0U);
+	KTEST_EXPECT_EQ(t, this_array(c)->avail, 0U);
+	KTEST_EXPECT_EQ(t, pages, 1 << r.order);
+	KTEST_EXPECT_EQ(t, free_pages_now() - before, (unsigned long)1 << r.order);
+	slab_count(c, &sc);
+	KTEST_EXPECT_EQ(t, sc.in_arrays, 0UL);
+	KTEST_EXPECT_EQ(t, sc.num_slabs, 0UL);
+	kmem_cache_destroy(c);
+}
+
+/*
+ * /proc/slabinfo's tunables: limit, batchcount and the shared factor (a
+ * shared array's limit in batches, 0 without one); its last column the
+ * objects in the shared arrays.
+ */
+static void slabinfo_shows_the_shared_array(struct ktest *t)
+{
+	static void *order[MAX_HELD];
+	static char line[200], want[64];
+	struct rule_layout r;
+	struct kmem_cache *c = flush_to_shared(t, "shinfo-20", &r, order);
+	size_t len;
+
+	slabinfo_line(c, line, sizeof(line));
+	snprintf(want, sizeof(want), " : tunables %4u %4u %4u : ", r.limit,
+		 r.batch, r.shared / r.batch);
+	KTEST_EXPECT_NOT_NULL(t, strstr(line, want));
+	snprintf(want, sizeof(want), " %6u", r.batch);
+	len = strlen(line);
+	KTEST_EXPECT_TRUE(t, len >= strlen(want) &&
+			     !strcmp(line + len - strlen(want), want));
+	ktest_printf(t, "%s", line);
+	kmem_cache_shrink(c);
+	slabinfo_line(c, line, sizeof(line));
+	snprintf(want, sizeof(want), " %6u", 0U);
+	len = strlen(line);
+	KTEST_EXPECT_TRUE(t, len >= strlen(want) &&
+			     !strcmp(line + len - strlen(want), want));
 	kmem_cache_destroy(c);
 }
 
@@ -1134,10 +1352,41 @@ static void check_list(struct kmem_cache *c, int nid, struct list_head *head,
  * Walks every node's lists of c: each slab's free count (inuse + length
  * of the free chain == num), each slab on the list its count says,
  * l3->free_objects == the sum of the free chains, nr_slabs == the slabs
- * listed.  Then every object in a CPU array: an object of this cache, at
+ * listed.  Then every object in a CPU or shared array: an object of this cache, at
  * an object's start, and not also on its slab's free chain.  Adds the
  * objects in use (arrays included) to *inuse.
  */
+static void check_array(struct kmem_cache *c, struct array_cache *ac,
+			const char *who, unsigned long *in_arrays,
+			struct check_report *rep)
+{
+	if (ac->avail > ac->limit) {
+		report(rep, "%s: %s holds %u > limit %u", c->name, who,
+		       ac->avail, ac->limit);
+		return;
+	}
+	*in_arrays += ac->avail;
+	for (unsigned int i = 0; i < ac->avail; i++) {
+		void *obj = ac->entry[i];
+		struct page *pg;
+		long idx;
+
+		if (!virt_addr_valid(obj) || !PageSlab(pg = virt_to_page(obj)) ||
+		    page_get_cache(pg) != c) {
+			report(rep, "%s: %s holds %p, not one of its objects",
+			       c->name, who, obj);
+			continue;
+		}
+		idx = obj_to_index(c, page_get_slab(pg), obj);
+		if (idx < 0)
+			report(rep, "%s: %s holds %p, inside an object",
+			       c->name, who, obj);
+		else if (on_chain(c, page_get_slab(pg), idx))
+			report(rep, "%s: %p is in %s and on its slab's free chain",
+			       c->name, obj, who);
+	}
+}
+
 static void check_cache(struct kmem_cache *c, unsigned long *inuse,
 			unsigned long *in_arrays, struct check_report *rep)
 {
@@ -1157,38 +1406,21 @@ static void check_cache(struct kmem_cache *c, unsigned long *inuse,
 		if (slabs != l3->nr_slabs)
 			report(rep, "%s node %d: nr_slabs %lu, lists hold %lu",
 			       c->name, nid, l3->nr_slabs, slabs);
+		if (l3->shared) {
+			char who[24];
+
+			snprintf(who, sizeof(who), "node %d's shared array", nid);
+			check_array(c, l3->shared, who, in_arrays, rep);
+		}
 		spin_unlock_irqrestore(&l3->list_lock, flags);
 	}
 	for_each_possible_cpu(cpu) {
-		struct array_cache *ac = c->array[cpu];
+		char who[16];
 
-		if (!ac)
+		if (!c->array[cpu])
 			continue;
-		if (ac->avail > ac->limit) {
-			report(rep, "%s: CPU %d's array holds %u > limit %u", c->name,
-			       cpu, ac->avail, ac->limit);
-			continue;
-		}
-		*in_arrays += ac->avail;
-		for (unsigned int i = 0; i < ac->avail; i++) {
-			void *obj = ac->entry[i];
-			struct page *pg;
-			long idx;
-
-			if (!virt_addr_valid(obj) || !PageSlab(pg = virt_to_page(obj)) ||
-			    page_get_cache(pg) != c) {
-				report(rep, "%s: CPU %d's array holds %p, not one of its objects",
-				       c->name, cpu, obj);
-				continue;
-			}
-			idx = obj_to_index(c, page_get_slab(pg), obj);
-			if (idx < 0)
-				report(rep, "%s: CPU %d's array holds %p, inside an object",
-				       c->name, cpu, obj);
-			else if (on_chain(c, page_get_slab(pg), idx))
-				report(rep, "%s: %p is in CPU %d's array and on its slab's free chain",
-				       c->name, obj, cpu);
-		}
+		snprintf(who, sizeof(who), "CPU %d's array", cpu);
+		check_array(c, c->array[cpu], who, in_arrays, rep);
 	}
 }
 
@@ -1427,7 +1659,8 @@ static void mixed_caches_on_every_cpu_stay_consistent(struct ktest *t)
 /*
  * Three slabs of 100-byte objects, all freed into the array (117 < limit
  * 120): destroy drains and gives back the three slab pages and the block
- * of per-CPU arrays ((16 + 4 * limit) bytes a CPU, rounded up to a
+ * of arrays (per CPU (16 + 4 * limit) bytes, and per node a shared array
+ * of 16 + 4 * shared bytes, each rounded up to cache lines; the block a
  * power-of-two number of pages).
  */
 static void destroy_gives_the_pages_back(struct ktest *t)
@@ -1441,8 +1674,11 @@ static void destroy_gives_the_pages_back(struct ktest *t)
 	rule_for_cache("destroy-100", 100, 0, 0, &r);
 	n = 3 * r.num;
 	KTEST_ASSERT_LE(t, n, r.limit);
-	arrays_bytes = (unsigned long)(sizeof(struct array_cache) + r.limit * sizeof(void *)) *
-		       nr_cpu_ids;
+	arrays_bytes = ALIGN(sizeof(struct array_cache) + r.limit * sizeof(void *),
+			     (unsigned long)CACHE_LINE) * nr_cpu_ids;
+	if (r.shared)
+		arrays_bytes += ALIGN(sizeof(struct array_cache) + r.shared * sizeof(void *),
+				      (unsigned long)CACHE_LINE) * (unsigned long)nr_online_nodes;
 	while (array_pages * PAGE_SIZE < arrays_bytes)
 		array_pages <<= 1;
 	c = create(t, "destroy-100", 100, 0, 0, NULL);
@@ -1574,6 +1810,10 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(remote_free_is_reused_on_that_cpu),
 	KTEST_CASE(refill_takes_a_batch_under_one_lock),
 	KTEST_CASE(full_array_flushes_a_batch),
+	KTEST_CASE(flush_lands_in_the_shared_array),
+	KTEST_CASE(refill_on_another_cpu_takes_from_the_shared_array),
+	KTEST_CASE(shrink_empties_the_shared_array),
+	KTEST_CASE(slabinfo_shows_the_shared_array),
 	KTEST_CASE(mixed_caches_on_every_cpu_stay_consistent),
 	KTEST_CASE(destroy_gives_the_pages_back),
 	KTEST_CASE(dma_cache_objects_lie_in_zone_dma),

@@ -21,7 +21,10 @@
  * With --callgrind it runs each hot path once, COUNT times, in a function
  * of its own (cg_*), for valgrind --tool=callgrind to count instructions:
  * mempool_alloc + mempool_free of a slab pool runs on the same 64-byte
- * cache as the kmem_cache pair, so that the two compare.
+ * cache as the kmem_cache pair, so that the two compare; the object
+ * tables' batch and random patterns run there too, for the caches,
+ * kmalloc and mimalloc (pat_run_all), so that the slab goal - mm86 at or
+ * below mimalloc in every column - has instruction counts beside it.
  *
  * The per-CPU lists against themselves bypassed (pcp_bypass: order-0
  * pages straight from and to the buddy lists): the same pair both ways,
@@ -344,9 +347,16 @@ static double measure(const struct allocator *a, enum pattern p, size_t size,
 	return (double)per[REPS / 2] / OPS;
 }
 
+/*
+ * One table: every allocator of as[] in each pattern; ref is the row the
+ * ratios are to.  With goal, a line says for each column whether row 0
+ * (mm86) is at or below ref's.
+ */
 static void table(const char *title, const struct allocator *as, int n,
-		  size_t size, int ref)
+		  size_t size, int ref, bool goal)
 {
+	static const char *const cols[5] = { "pairs", "batch", "random",
+					     "cross 2T", "pairs 2T" };
 	double v[8][5];
 
 	for (int i = 0; i < n; i++) {
@@ -364,6 +374,14 @@ static void table(const char *title, const struct allocator *as, int n,
 		printf("  %-26s | %7.1f | %7.1f | %7.1f | %8.1f | %8.1f | %.2fx\n",
 		       as[i].name, v[i][0], v[i][1], v[i][2], v[i][3], v[i][4],
 		       v[i][0] / v[ref][0]);
+	if (!goal)
+		return;
+	/* Issue 17's slab goal: mm86 (row 0) at or below the reference everywhere. */
+	printf("  goal: %s <= %s in every column:", as[0].name, as[ref].name);
+	for (int c = 0; c < 5; c++)
+		printf("%s %s %s", c ? "," : "", cols[c],
+		       v[0][c] <= v[ref][c] ? "met" : "not met");
+	printf("\n");
 }
 
 /*
@@ -427,6 +445,148 @@ __attribute__((noinline)) void cg_mm86_kmalloc64_pair(void)
 {
 	for (int i = 0; i < COUNT; i++)
 		kfree(kmalloc(64, GFP_KERNEL));
+}
+
+/*
+ * The object patterns of the ns tables, COUNT operations each, in
+ * rounds of BATCH: allocate BATCH, then free them in reverse (batch) or
+ * in an order fixed at start (random: pat_perm, one shuffle for every
+ * allocator).  Sizes: 64, 256, or mixed (pat_sizes: mixed_size()'s
+ * spread).  Each pattern runs once before it is counted (warm_*), so
+ * that the counts are of the steady state, as the ns tables' first run
+ * is discarded (noipa: the compiler may not fold the two into one).
+ */
+static void *pat_slots[BATCH];
+static unsigned int pat_perm[BATCH];
+static size_t pat_sizes[BATCH];
+
+static void pat_setup(void)
+{
+	unsigned int x = 12345u;
+
+	for (unsigned int i = 0; i < BATCH; i++) {
+		pat_perm[i] = i;
+		pat_sizes[i] = mixed_size(i);
+	}
+	for (unsigned int i = BATCH - 1; i > 0; i--) {
+		unsigned int k, tmp;
+
+		x = x * 1103515245u + 12345u;
+		k = (x >> 8) % (i + 1);
+		tmp = pat_perm[i];
+		pat_perm[i] = pat_perm[k];
+		pat_perm[k] = tmp;
+	}
+}
+
+/* Rounds of BATCH from one allocator: size 0 is mixed; random or reverse. */
+static __always_inline void pat_rounds(void *(*alloc)(size_t), void (*release)(void *),
+				      size_t size, bool random)
+{
+	for (int done = 0; done < COUNT; done += BATCH) {
+		for (unsigned int i = 0; i < BATCH; i++)
+			pat_slots[i] = alloc(size ? size : pat_sizes[i]);
+		if (random)
+			for (unsigned int i = 0; i < BATCH; i++)
+				release(pat_slots[pat_perm[i]]);
+		else
+			for (unsigned int i = BATCH; i-- > 0;)
+				release(pat_slots[i]);
+	}
+}
+
+static __always_inline void *pat_cache_alloc(size_t size)
+{
+	return kmem_cache_alloc(size == 64 ? cache64 : cache256, GFP_KERNEL);
+}
+
+static __always_inline void pat_cache64_free(void *p)
+{
+	kmem_cache_free(cache64, p);
+}
+
+static __always_inline void pat_cache256_free(void *p)
+{
+	kmem_cache_free(cache256, p);
+}
+
+static __always_inline void *pat_kmalloc(size_t size)
+{
+	return kmalloc(size, GFP_KERNEL);
+}
+
+static __always_inline void pat_kfree(void *p)
+{
+	kfree(p);
+}
+
+#define CG_PATTERN(name, alloc, release, size, random)                     \
+	__attribute__((noipa)) void cg_##name(void)                        \
+	{                                                                  \
+		pat_rounds(alloc, release, size, random);                   \
+	}                                                                  \
+	static __attribute__((noipa)) void warm_##name(void)               \
+	{                                                                  \
+		pat_rounds(alloc, release, size, random);                   \
+	}
+CG_PATTERN(mm86_cache64_batch, pat_cache_alloc, pat_cache64_free, 64, false)
+CG_PATTERN(mm86_cache64_random, pat_cache_alloc, pat_cache64_free, 64, true)
+CG_PATTERN(mm86_cache256_batch, pat_cache_alloc, pat_cache256_free, 256, false)
+CG_PATTERN(mm86_cache256_random, pat_cache_alloc, pat_cache256_free, 256, true)
+CG_PATTERN(mm86_kmalloc_mixed_batch, pat_kmalloc, pat_kfree, 0, false)
+CG_PATTERN(mm86_kmalloc_mixed_random, pat_kmalloc, pat_kfree, 0, true)
+CG_PATTERN(mimalloc64_batch, mi_malloc, mi_free, 64, false)
+CG_PATTERN(mimalloc64_random, mi_malloc, mi_free, 64, true)
+CG_PATTERN(mimalloc256_batch, mi_malloc, mi_free, 256, false)
+CG_PATTERN(mimalloc256_random, mi_malloc, mi_free, 256, true)
+CG_PATTERN(mimalloc_mixed_batch, mi_malloc, mi_free, 0, false)
+CG_PATTERN(mimalloc_mixed_random, mi_malloc, mi_free, 0, true)
+
+/* Pairs of the mixed sizes, in turn (the ns table's kmalloc pairs). */
+__attribute__((noinline)) void cg_mm86_kmalloc_mixed_pair(void)
+{
+	for (int i = 0; i < COUNT; i++)
+		kfree(kmalloc(pat_sizes[i % BATCH], GFP_KERNEL));
+}
+
+__attribute__((noinline)) void cg_mimalloc_mixed_pair(void)
+{
+	for (int i = 0; i < COUNT; i++)
+		mi_free(mi_malloc(pat_sizes[i % BATCH]));
+}
+
+__attribute__((noinline)) void cg_mimalloc256_pair(void)
+{
+	for (int i = 0; i < COUNT; i++)
+		mi_free(mi_malloc(256));
+}
+
+/* Each pattern: once to warm up, then counted. */
+static void pat_run_all(void)
+{
+	static void (*const runs[][2])(void) = {
+		{ warm_mm86_cache64_batch, cg_mm86_cache64_batch },
+		{ warm_mm86_cache64_random, cg_mm86_cache64_random },
+		{ warm_mm86_cache256_batch, cg_mm86_cache256_batch },
+		{ warm_mm86_cache256_random, cg_mm86_cache256_random },
+		{ warm_mm86_kmalloc_mixed_batch, cg_mm86_kmalloc_mixed_batch },
+		{ warm_mm86_kmalloc_mixed_random, cg_mm86_kmalloc_mixed_random },
+		{ warm_mimalloc64_batch, cg_mimalloc64_batch },
+		{ warm_mimalloc64_random, cg_mimalloc64_random },
+		{ warm_mimalloc256_batch, cg_mimalloc256_batch },
+		{ warm_mimalloc256_random, cg_mimalloc256_random },
+		{ warm_mimalloc_mixed_batch, cg_mimalloc_mixed_batch },
+		{ warm_mimalloc_mixed_random, cg_mimalloc_mixed_random },
+	};
+
+	pat_setup();
+	for (unsigned int i = 0; i < ARRAY_SIZE(runs); i++) {
+		runs[i][0]();
+		runs[i][1]();
+	}
+	cg_mm86_kmalloc_mixed_pair();
+	cg_mimalloc_mixed_pair();
+	cg_mimalloc256_pair();
 }
 
 __attribute__((noinline)) void cg_bare_pair(void)
@@ -732,16 +892,17 @@ int main(int argc, char **argv)
 		cg_bare_pair();
 		cg_mimalloc64_pair();
 		cg_glibc64_pair();
+		pat_run_all();
 		printf("callgrind: %d operations per cg_* function\n", COUNT);
 		arch_exit(EXIT_ALL_PASSED);
 	}
 
 	printf("mm86 bench-host: ns per alloc+free (median of %d runs of %d ops per thread)\n",
 	       REPS, OPS);
-	table("single pages (4096 bytes)", page_allocators, 5, 4096, 1);
+	table("single pages (4096 bytes)", page_allocators, 5, 4096, 1, false);
 	pcp_against_bypass();
-	table("objects of 64 bytes", object_allocators, 4, 64, 2);
-	table("objects of 256 bytes", object_allocators, 4, 256, 2);
-	table("mixed sizes 8..2048 (kmalloc)", mixed_allocators, 4, 0, 2);
+	table("objects of 64 bytes", object_allocators, 4, 64, 2, true);
+	table("objects of 256 bytes", object_allocators, 4, 256, 2, true);
+	table("mixed sizes 8..2048 (kmalloc)", mixed_allocators, 4, 0, 2, true);
 	arch_exit(EXIT_ALL_PASSED);
 }
