@@ -530,6 +530,17 @@ static void watchdog_disarm(void)
 	WRITE_ONCE(watched, NULL);
 }
 
+/* Idle time of every online CPU, added up (ktest.times). */
+static __noinline u64 all_idle_ns(void)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		sum += cpu_idle_ns(cpu);
+	return sum;
+}
+
 static void note_duration(const struct ktest *t, unsigned long start)
 {
 	unsigned long took = jiffies - start;
@@ -545,7 +556,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 		     unsigned int num, struct ktest_counts *counts)
 {
 	unsigned long start = jiffies;
-	u64 start_ns = printk_clock_ns();
+	u64 start_ns = printk_clock_ns(), idle0 = all_idle_ns();
 	struct arch_jmp_buf env;
 	struct ktest t = {
 		.name = c->name,
@@ -579,8 +590,10 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 	note_duration(&t, start);
 	ktest_report_hidden_failures(&t);
 	if (print_times)
-		printk_raw("    # time %s.%s %llu us\n", s->name, c->name,
-			   (unsigned long long)((printk_clock_ns() - start_ns) / 1000));
+		printk_raw("    # time %s.%s %llu us, CPUs idle %llu us\n",
+			   s->name, c->name,
+			   (unsigned long long)((printk_clock_ns() - start_ns) / 1000),
+			   (unsigned long long)((all_idle_ns() - idle0) / 1000));
 
 	if (t.failed) {
 		counts->fail++;
