@@ -47,7 +47,8 @@
  *    pool or its whole reserve returns NULL and gives back what it took.
  *  - sleeper_retries_the_allocator_on_its_own: reserve empty, GFP_KERNEL
  *    asleep, and the allocator gets memory again while nothing comes back
- *    to the pool: the sleeper's timeout (HZ/5) has it try the allocator
+ *    to the pool: the sleeper's timeout (HZ/5, 2 jiffies for the case:
+ *    mempool_set_recheck()) has it try the allocator
  *    again, without __GFP_WAIT, and it gets that element; a thread frees
  *    an element into the pool only after a second, to end a sleep that
  *    had no timeout, and the case then fails.
@@ -415,6 +416,7 @@ static struct {
 	int timer_rearms;
 	bool timer_done, timer_in_irq, timer_saw_waiting, timer_woke;
 	bool stuck;			/* a helper could not be stopped */
+	unsigned long recheck;		/* the pool's recheck to put back, or 0 */
 } sh;
 
 #define wait_until(cond) ktest_wait_until(cond, WAIT_TICKS)
@@ -553,6 +555,8 @@ static void mempool_test_exit(struct ktest *t)
 	bool leave = false;
 
 	fail_task_allocations(current, false);
+	if (sh.recheck)
+		mempool_set_recheck(sh.recheck);
 	stop_helpers(t);
 	WRITE_ONCE(sh.timer_stop, true);
 	del_timer_sync(&sh.timer);
@@ -849,6 +853,9 @@ static void sleeper_retries_the_allocator_on_its_own(struct ktest *t)
 	made = READ_ONCE(cnt.made);
 	h = start_helper(t, reviver_fn, nth_cpu((int)num_online_cpus() - 1),
 			 false, 0);
+	/* The mechanism, not the figure: a recheck of 2 jiffies (exit puts
+	 * HZ/5 back). */
+	sh.recheck = mempool_set_recheck(2);
 	nvcsw = READ_ONCE(current->nvcsw);
 	got = take(pool, GFP_KERNEL);
 	WRITE_ONCE(sh.returned, true);
