@@ -155,19 +155,29 @@ void ktest_capture_stop(void);
 void ktest_run_misuse(void);
 
 /*
- * For cases with helper threads.  ktest_wait_until() sleeps a tick at a
- * time until cond is true, timeout jiffies at most, and says whether it
- * came true; ktest_park_until_stopped() is a helper's last act: asleep
+ * For cases with helper threads.  ktest_wait_until() waits until cond is
+ * true, timeout jiffies at most, and says whether it came true: for the
+ * first KTEST_SPIN_JIFFIES it yields the CPU between looks (most
+ * conditions come true well within a tick, and sleeping a tick at a time
+ * made every wait at least a jiffy), then sleeps a tick at a time.
+ * ktest_park_until_stopped() is a helper's last act: asleep
  * until kthread_stop() (a thread that returns by itself is still counted
  * by the leak check until its CPU has left it; one kthread_stop() ended
  * is waited for).
  */
+#define KTEST_SPIN_JIFFIES 2
 #define ktest_wait_until(cond, timeout)                                     \
 	({                                                                   \
-		unsigned long __end = jiffies + (timeout);                   \
+		unsigned long __start = jiffies;                             \
+		unsigned long __end = __start + (timeout);                   \
 		bool __ok;                                                   \
-		while (!(__ok = (cond)) && time_before(jiffies, __end))      \
-			schedule_timeout_uninterruptible(1);                 \
+		while (!(__ok = (cond)) && time_before(jiffies, __end)) {    \
+			if (time_before(jiffies,                             \
+					__start + KTEST_SPIN_JIFFIES))       \
+				yield();                                     \
+			else                                                 \
+				schedule_timeout_uninterruptible(1);         \
+		}                                                            \
 		__ok;                                                        \
 	})
 void ktest_park_until_stopped(void);

@@ -109,7 +109,7 @@
 #include "tests/ktest.h"
 
 #define WAIT_TICKS (5 * HZ)	/* the longest a case waits for anything */
-#define DELAY_MS 20		/* a freer holds its element this long first */
+#define DELAY_MS 4		/* a freer holds its element this long first */
 #define NOWAIT_BITS ((int)(__GFP_WAIT | __GFP_IO))
 #define POISON_FREE 0x6b	/* a reserve element's bytes, when debugged */
 #define POISON_END 0xa5		/* ... and its last byte */
@@ -124,7 +124,7 @@
 #define PAIR_UNITS 3		/* forward progress: units per worker */
 #define NR_RESIZES 10
 #define MAX_RESERVE 12		/* resize_under_load's largest reserve */
-#define CHURN_BATCH 16		/* churner operations between naps */
+#define CHURN_BATCH 16		/* churner operations between yields */
 #define BENCH_OPS 1000		/* alloc+free pairs per timed run */
 #define BENCH_RUNS 7		/* timed runs; the median is printed */
 
@@ -890,13 +890,14 @@ static void sleeper_retries_the_allocator_on_its_own(struct ktest *t)
  * one while holding another, unless no other caller can be doing the
  * same - dm-crypt takes its bio_alloc_lock around the blocking
  * allocations of a bio's pages for that reason.  So a worker takes the
- * pair under pair_lock (the first, a nap, the second), then works and
- * frees both without it.
+ * pair under pair_lock (the first, a yield of the CPU, the second), then
+ * works (yielding again) and frees both without it.  A yield, not a
+ * nap: the others run meanwhile, and no unit waits out a tick.
  *
  * Why it cannot deadlock: every worker is fault-injected, so the only
  * elements are the reserve's two.  Only the holder of pair_lock ever
  * waits in mempool_alloc(); every other worker holds none or both, and
- * frees them after a bounded nap without waiting for anything.  The
+ * frees them after a yield without waiting for anything.  The
  * freed elements go to the reserve first (it is short) and wake the
  * waiter, so each acquisition ends, and each of the units with it.
  */
@@ -910,13 +911,13 @@ static int pair_worker(void *data)
 
 		mutex_lock(&sh.pair_lock);
 		a = mempool_alloc(sh.pool, GFP_KERNEL);
-		schedule_timeout_uninterruptible(1);
+		yield();
 		b = mempool_alloc(sh.pool, GFP_KERNEL);
 		mutex_unlock(&sh.pair_lock);
 		if (a && b) {
 			fill_pattern(a, sh.size, (u8)h->id);
 			fill_pattern(b, sh.size, (u8)~h->id);
-			schedule_timeout_uninterruptible(1);
+			yield();
 			h->corrupt += !holds_pattern(a, sh.size, (u8)h->id) +
 				      !holds_pattern(b, sh.size, (u8)~h->id);
 			h->units++;
@@ -1043,7 +1044,7 @@ static int churner(void *data)
 		}
 		__atomic_fetch_add(&sh.churned, 1, __ATOMIC_RELAXED);
 		if (++n % CHURN_BATCH == 0)
-			schedule_timeout_uninterruptible(1);
+			yield();
 	}
 	park(h);
 	return 0;
