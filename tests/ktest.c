@@ -477,9 +477,11 @@ static void ktest_panic_context(void)
 {
 	const struct ktest *t = READ_ONCE(running);
 
-	if (t)
+	if (t) {
+		ktest_capture_replay(t->name);
 		pr_emerg("ktest: the kernel stopped in case %s.%s\n",
 			 t->suite->name, t->name);
+	}
 }
 
 static void watchdog_fire(unsigned long unused)
@@ -569,6 +571,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 	volatile bool inited = false;
 
 	WRITE_ONCE(running, &t);
+	ktest_capture_reset();
 	mm_snapshot_set_case(s->name, c->name);
 	snapshot(before);
 	watchdog_arm(&t, c);
@@ -597,6 +600,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 
 	if (t.failed) {
 		counts->fail++;
+		ktest_capture_replay(c->name);
 		printk_raw("    not ok %u %s\n", num, c->name);
 	} else if (t.skipped) {
 		counts->skip++;
