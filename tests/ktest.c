@@ -598,9 +598,9 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 			   (unsigned long long)((printk_clock_ns() - start_ns) / 1000),
 			   (unsigned long long)((all_idle_ns() - idle0) / 1000));
 
+	ktest_capture_end_case(c->name, t.failed);
 	if (t.failed) {
 		counts->fail++;
-		ktest_capture_replay(c->name);
 		printk_raw("    not ok %u %s\n", num, c->name);
 	} else if (t.skipped) {
 		counts->skip++;

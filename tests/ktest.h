@@ -137,10 +137,11 @@ int ktest_run_suite(const struct ktest_suite *s);
  * fn gets each complete line, its timestamp taken off and cut to
  * KTEST_CAPTURE_LINE - 1 characters, on whatever CPU printed it and under
  * the log's lock.  One capture at a time.  The lines are held back from
- * the serial line (stop prints how many, and the first report) unless
- * ktest.echo=1; ktest_capture_replay() prints the case's held lines (the
- * runner calls it for a failed case and from the panic context), and
- * ktest_capture_reset() forgets them (the runner, as each case starts).
+ * the serial line unless ktest.echo=1.  For the runner: ktest_capture_reset()
+ * as each case starts; ktest_capture_end_case() as it ends, which prints
+ * how many lines were held back and the first report among them, or, for
+ * a failed case, the lines themselves; ktest_capture_replay() prints them
+ * from the panic context.
  */
 #define KTEST_CAPTURE_LINE 160
 /*
@@ -153,8 +154,9 @@ int ktest_run_suite(const struct ktest_suite *s);
 void ktest_expected_reports(bool begin);
 void ktest_capture_start(void (*fn)(const char *line));
 void ktest_capture_stop(void);
-void ktest_capture_replay(const char *case_name);
 void ktest_capture_reset(void);
+void ktest_capture_end_case(const char *case_name, bool failed);
+void ktest_capture_replay(const char *case_name);
 
 /* Runs the misuse scenario named on the command line, if any.  Does not
  * return when one was requested and it did stop the kernel. */

@@ -11,9 +11,9 @@
  *
  * What a capture catches is held back from the serial line: the capture
  * is an exclusive console (kernel/printk.c), the lines are kept here (the
- * first KTEST_CAPTURE_HELD bytes of them), and stop prints one diagnostic
- * line instead: how many lines were held back, and the first report
- * ("BUG:" or "WARNING:") among them.  A provoked lockdep report or a parser's complaints about a test's
+ * first KTEST_CAPTURE_HELD bytes of a case's), and the case ends on one
+ * diagnostic line instead: how many lines its captures held back, and the
+ * first report ("BUG:" or "WARNING:") among them.  A provoked lockdep report or a parser's complaints about a test's
  * bad input are the case's oracle, not its output, and under an emulator
  * every byte on the serial line costs microseconds.  The lines come out
  * after all when they matter: the runner prints them when the case fails
@@ -45,10 +45,9 @@ static struct {
 	void (*fn)(const char *line);
 	char cur[KTEST_CAPTURE_LINE];
 	size_t len;
-	/* This capture's lines and first report, for the line stop prints. */
+	/* The case's held-back lines and first report; reset per case. */
 	unsigned int lines;
 	char report[KTEST_CAPTURE_LINE];
-	/* The case's held-back lines, for a replay; reset per case. */
 	char held[KTEST_CAPTURE_HELD];
 	size_t held_len;
 	unsigned int held_lines, dropped;
@@ -130,8 +129,6 @@ void ktest_capture_start(void (*fn)(const char *line))
 		ktest_expected_reports(true);
 	cap.fn = fn;
 	cap.len = 0;
-	cap.lines = 0;
-	cap.report[0] = '\0';
 	register_console(echo ? &capture_console : &capture_console_exclusive);
 }
 
@@ -142,23 +139,33 @@ void ktest_capture_stop(void)
 	cap.fn = NULL;
 	if (echo)
 		ktest_expected_reports(false);
-	else if (cap.lines)
-		printk_raw("    # %u line%s held back (ktest.echo=1 shows them)%s%s\n",
-			   cap.lines, cap.lines == 1 ? "" : "s",
-			   cap.report[0] ? "; the first report: " : "",
-			   cap.report);
 }
 
 void ktest_capture_reset(void)
 {
+	cap.lines = 0;
+	cap.report[0] = '\0';
 	cap.held_len = 0;
 	cap.held_lines = 0;
 	cap.dropped = 0;
 }
 
+void ktest_capture_end_case(const char *case_name, bool failed)
+{
+	if (failed) {
+		ktest_capture_replay(case_name);
+	} else if (cap.lines) {
+		printk_raw("    # %u line%s held back (ktest.echo=1 shows them)%s%s\n",
+			   cap.lines, cap.lines == 1 ? "" : "s",
+			   cap.report[0] ? "; the first report: " : "",
+			   cap.report);
+		ktest_capture_reset();
+	}
+}
+
 void ktest_capture_replay(const char *case_name)
 {
-	if (!cap.held_lines && !cap.dropped)
+	if (!cap.lines)
 		return;
 	cap.replaying = true;
 	printk_raw("    # %s: the %u line%s its captures held back:\n",
