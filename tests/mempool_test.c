@@ -106,6 +106,7 @@
 #include "mm/slab.h"
 #include "mm/slab_internal.h"
 #include "mm/topology.h"
+#include "tests/bench.h"
 #include "tests/ktest.h"
 
 #define WAIT_TICKS (5 * HZ)	/* the longest a case waits for anything */
@@ -126,7 +127,6 @@
 #define MAX_RESERVE 12		/* resize_under_load's largest reserve */
 #define CHURN_BATCH 16		/* churner operations between yields */
 #define BENCH_OPS 1000		/* alloc+free pairs per timed run */
-#define BENCH_RUNS 7		/* timed runs; the median is printed */
 
 /* ---- a pool allocator that counts ------------------------------------- */
 
@@ -1400,9 +1400,9 @@ static void statistics_are_exact(struct ktest *t)
 
 static struct kmem_cache *bench_cache;
 
-static bool cache_pairs(void)
+static bool cache_pairs(unsigned int ops, unsigned int unused)
 {
-	for (unsigned int i = 0; i < BENCH_OPS; i++) {
+	for (unsigned int i = 0; i < ops; i++) {
 		void *p = kmem_cache_alloc(bench_cache, GFP_KERNEL);
 
 		if (!p)
@@ -1412,9 +1412,9 @@ static bool cache_pairs(void)
 	return true;
 }
 
-static bool pool_pairs(void)
+static bool pool_pairs(unsigned int ops, unsigned int unused)
 {
-	for (unsigned int i = 0; i < BENCH_OPS; i++) {
+	for (unsigned int i = 0; i < ops; i++) {
 		void *p = mempool_alloc(sh.pool, GFP_KERNEL);
 
 		if (!p)
@@ -1424,59 +1424,20 @@ static bool pool_pairs(void)
 	return true;
 }
 
-/* One warm-up run, then BENCH_RUNS timed: the median's cycles; false if one failed. */
-static bool measure(bool (*fn)(void), u64 *median)
-{
-	u64 cycles[BENCH_RUNS];
-
-	if (!fn())
-		return false;
-	for (int r = 0; r < BENCH_RUNS; r++) {
-		cycles_t start = get_cycles();
-
-		if (!fn())
-			return false;
-		cycles[r] = get_cycles() - start;
-	}
-	for (int i = 1; i < BENCH_RUNS; i++) {
-		u64 x = cycles[i];
-		int j = i;
-
-		for (; j > 0 && cycles[j - 1] > x; j--)
-			cycles[j] = cycles[j - 1];
-		cycles[j] = x;
-	}
-	*median = cycles[BENCH_RUNS / 2];
-	return true;
-}
-
-static void print_cycles(struct ktest *t, const char *what, u64 median)
-{
-	ktest_printf(t, "bench: %s: %llu cycles/op (median of %d runs of %d ops)",
-		     what, (unsigned long long)((median + BENCH_OPS / 2) / BENCH_OPS),
-		     BENCH_RUNS, BENCH_OPS);
-}
-
-/* Rounded tenths of a / b; 0 when b is 0. */
-static u64 tenths(u64 a, u64 b)
-{
-	return b ? (a * 10 + b / 2) / b : 0;
-}
-
 static void bench_mempool_against_its_cache(struct ktest *t)
 {
 	enum { MIN_NR = 4 };
 	const unsigned long ops = (BENCH_RUNS + 1) * BENCH_OPS;
 	struct stats want = { .min_nr = MIN_NR, .curr_nr = MIN_NR };
-	u64 bare, plenty, reserve, r;
+	struct bench_result bare, plenty, reserve;
 	bool ok;
 
 	bench_cache = track_cache(t, kmem_cache_create("mempool-bench", 64, 0, 0, NULL));
 	sh.pool = track_pool(t, mempool_create_slab_pool(MIN_NR, bench_cache));
-	KTEST_EXPECT_TRUE(t, measure(cache_pairs, &bare));
-	KTEST_EXPECT_TRUE(t, measure(pool_pairs, &plenty));
+	KTEST_EXPECT_TRUE(t, bench_measure(cache_pairs, 0, BENCH_OPS, &bare));
+	KTEST_EXPECT_TRUE(t, bench_measure(pool_pairs, 0, BENCH_OPS, &plenty));
 	fail_task_allocations(current, true);
-	ok = measure(pool_pairs, &reserve);
+	ok = bench_measure(pool_pairs, 0, BENCH_OPS, &reserve);
 	fail_task_allocations(current, false);
 	KTEST_EXPECT_TRUE(t, ok);
 	/* The plentiful runs never touched the reserve; the others always. */
@@ -1486,15 +1447,16 @@ static void bench_mempool_against_its_cache(struct ktest *t)
 	if (t->failed)
 		return;
 
-	print_cycles(t, "kmem_cache_alloc+kmem_cache_free, 64 bytes", bare);
-	print_cycles(t, "mempool_alloc+mempool_free, slab pool, memory plentiful", plenty);
-	print_cycles(t, "mempool_alloc+mempool_free, every element from the reserve", reserve);
-	r = tenths(plenty, bare);
-	ktest_printf(t, "bench: mempool (plentiful) / kmem_cache = %llu.%llux (a measurement; the goal on real hardware is <= 1.2x)",
-		     (unsigned long long)(r / 10), (unsigned long long)(r % 10));
-	r = tenths(reserve, bare);
-	ktest_printf(t, "bench: mempool (reserve) / kmem_cache = %llu.%llux (for reference)",
-		     (unsigned long long)(r / 10), (unsigned long long)(r % 10));
+	bench_print(t, "kmem_cache_alloc+kmem_cache_free, 64 bytes", &bare, "op");
+	bench_print(t, "mempool_alloc+mempool_free, slab pool, memory plentiful",
+		    &plenty, "op");
+	bench_print(t, "mempool_alloc+mempool_free, every element from the reserve",
+		    &reserve, "op");
+	bench_print_ratio(t, "mempool (plentiful) / kmem_cache",
+			  bench_ratio(&plenty, &bare),
+			  "a measurement; the goal on real hardware is <= 1.2x");
+	bench_print_ratio(t, "mempool (reserve) / kmem_cache",
+			  bench_ratio(&reserve, &bare), "for reference");
 }
 
 /* ---- creation failing ------------------------------------------------------------ */
