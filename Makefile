@@ -142,6 +142,7 @@ HOST_SRCS   := $(filter-out lib/string.c,$(wildcard lib/*.c)) \
 				   sched.c kthread.c timer.c wait.c mutex.c lockdep.c) \
 	       $(wildcard mm/*.c) $(wildcard arch/host/*.c) \
 	       tests/ktest.c tests/ktest_capture.c tests/resources.c tests/reclaim_cache.c \
+	       tests/bench.c \
 	       tests/sched_helpers.c \
 	       $(wildcard $(patsubst %,tests/%_test.c,$(HOST_SUITES)))
 HOST_OBJS   := $(patsubst %,$(HOST_BUILD)/%.o,$(basename $(HOST_SRCS)))

@@ -6,7 +6,9 @@
  * marker taken off, and every line of it prefixed with the time since
  * boot as Linux prints it ("[    0.001234] ").  A message that does not
  * end in '\n' leaves the line open for a KERN_CONT continuation; any other
- * message first closes it.
+ * message first closes it.  Every registered console gets every line,
+ * except while an exclusive one is registered (a test's capture): then
+ * only that one, until it goes or a panic busts the log's lock.
  *
  * Locking: logbuf_lock, with interrupts off, while a message is formatted
  * and written, so that a message is never interleaved with another CPU's
@@ -15,6 +17,7 @@
 #include "asm/irqflags.h"
 #include "kernel/spinlock.h"
 #include "kernel/arch.h"
+#include "kernel/bug.h"
 #include "kernel/cmdline.h"
 #include "kernel/printk.h"
 #include "kernel/timer.h"
@@ -30,6 +33,7 @@ int console_loglevel = 7;
 
 static const struct console *consoles[MAX_CONSOLES];
 static unsigned int nr_consoles;
+static const struct console *exclusive_console;
 static char printk_buf[LOG_LINE_MAX];
 static bool line_open;
 /* Serialises the buffer, the open line and the console among CPUs. */
@@ -56,6 +60,7 @@ static void printk_unlock(unsigned long flags)
 void printk_bust_lock(void)
 {
 	spin_lock_init(&logbuf_lock);
+	exclusive_console = NULL;
 }
 
 /* Both under logbuf_lock: a console is never half added or removed. */
@@ -63,8 +68,12 @@ void register_console(const struct console *con)
 {
 	unsigned long flags = printk_lock();
 
-	if (nr_consoles < MAX_CONSOLES)
+	BUG_ON(con->exclusive && exclusive_console);
+	if (nr_consoles < MAX_CONSOLES) {
 		consoles[nr_consoles++] = con;
+		if (con->exclusive)
+			exclusive_console = con;
+	}
 	printk_unlock(flags);
 }
 
@@ -72,6 +81,8 @@ void unregister_console(const struct console *con)
 {
 	unsigned long flags = printk_lock();
 
+	if (exclusive_console == con)
+		exclusive_console = NULL;
 	for (unsigned int i = 0; i < nr_consoles; i++) {
 		if (consoles[i] != con)
 			continue;
@@ -86,6 +97,10 @@ void unregister_console(const struct console *con)
 
 static void console_write(const char *s, size_t len)
 {
+	if (exclusive_console) {
+		exclusive_console->write(s, len);
+		return;
+	}
 	for (unsigned int i = 0; i < nr_consoles; i++)
 		consoles[i]->write(s, len);
 }

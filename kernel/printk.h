@@ -40,9 +40,16 @@ int printk_raw(const char *fmt, ...) __printf(1, 2);
  * unregister_console() has returned, write() is not running and will not
  * be called again, so what it recorded may be read without a lock.
  */
+/*
+ * A console.  An exclusive one, while registered, is the only console
+ * written to (one at a time; a test's capture that keeps what it catches
+ * off the serial line); a panic ends the exclusivity, so that the end of
+ * the story reaches every console.
+ */
 struct console {
 	const char *name;
 	void (*write)(const char *s, size_t len);
+	bool exclusive;
 };
 void register_console(const struct console *con);
 void unregister_console(const struct console *con);

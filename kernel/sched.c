@@ -56,6 +56,8 @@ struct rq {
 	unsigned int nr_running;	/* runnable tasks, idle excluded */
 	struct task_struct *curr;	/* running now */
 	struct task_struct *idle;
+	u64 idle_ns;			/* time idle was curr, up to idle_start */
+	u64 idle_start;			/* when idle last became curr */
 	struct task_struct *prev;	/* the task the last switch left */
 	unsigned long nr_switches;
 } __aligned(64);
@@ -156,6 +158,23 @@ static void __noreturn report_atomic_schedule(struct task_struct *prev)
 	panic("scheduling while atomic");
 }
 
+/*
+ * The time a CPU's idle task is curr is the CPU's idle time (the
+ * interrupts it takes meanwhile included): counted at each switch to or
+ * from it, for cpu_idle_ns().
+ */
+static void account_idle_locked(struct rq *rq, struct task_struct *prev,
+				struct task_struct *next)
+{
+	u64 now = arch_clock_ns();
+
+	lockdep_assert_held(&rq->lock);
+	if (prev == rq->idle)
+		WRITE_ONCE(rq->idle_ns, rq->idle_ns + now - rq->idle_start);
+	else if (next == rq->idle)
+		WRITE_ONCE(rq->idle_start, now);
+}
+
 void schedule(void)
 {
 	struct task_struct *prev, *next;
@@ -202,6 +221,7 @@ again:
 			(*switch_count)++;
 		next->time_slice = SCHED_TIMESLICE;
 		rq->nr_switches++;
+		account_idle_locked(rq, prev, next);
 		rq->curr = next;
 		rq->prev = prev;
 		arch_this_cpu_write_4(current_task, next);
@@ -346,6 +366,22 @@ void cpu_idle(void)
 }
 
 /* ---- statistics ---- */
+
+/*
+ * A diagnostic read without the queue's lock: a switch while this reads
+ * may be counted twice or not at all (a 64-bit value is two stores on
+ * i386).
+ */
+u64 cpu_idle_ns(int cpu)
+{
+	struct rq *rq = &runqueues[cpu];
+	u64 ns = READ_ONCE(rq->idle_ns), start = READ_ONCE(rq->idle_start);
+	u64 now = arch_clock_ns();
+
+	if (READ_ONCE(rq->curr) == rq->idle && now > start)
+		ns += now - start;
+	return ns;
+}
 
 unsigned long nr_context_switches(void)
 {

@@ -120,6 +120,8 @@ int cond_resched(void);
 
 /* Statistics. */
 unsigned long nr_context_switches(void);
+/* Nanoseconds cpu has spent halted in its idle loop since boot. */
+u64 cpu_idle_ns(int cpu);
 unsigned int nr_running_on(int cpu);
 /* Kernel threads that exist (idle tasks excluded), and the exiting ones. */
 unsigned int nr_threads(void);

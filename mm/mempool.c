@@ -80,8 +80,21 @@
 
 #define POISON_FREE 0x6b
 #define POISON_END 0xa5
-/* A waiter re-checks this often even if nobody frees into the pool. */
-#define MEMPOOL_RECHECK (HZ / 5)
+/*
+ * A waiter re-checks this often even if nobody frees into the pool: HZ/5
+ * jiffies, unless a test has shortened it (mempool_set_recheck()).
+ */
+static unsigned long mempool_recheck = HZ / 5;
+#define MEMPOOL_RECHECK ((long)READ_ONCE(mempool_recheck))
+
+unsigned long mempool_set_recheck(unsigned long jiffies)
+{
+	unsigned long old = READ_ONCE(mempool_recheck);
+
+	BUG_ON(jiffies == 0);
+	WRITE_ONCE(mempool_recheck, jiffies);
+	return old;
+}
 
 static DEFINE_SPINLOCK(pools_lock);
 static LIST_HEAD(pools);

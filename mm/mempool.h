@@ -96,6 +96,13 @@ mempool_t *mempool_create_slab_pool(int min_nr, struct kmem_cache *cachep);
 mempool_t *mempool_create_kmalloc_pool(int min_nr, size_t size);
 mempool_t *mempool_create_page_pool(int min_nr, int order);
 
+/*
+ * How long a sleeping mempool_alloc() waits before it tries the
+ * allocator again, in jiffies (HZ/5); returns the old value.  For tests,
+ * which shorten it and put it back.
+ */
+unsigned long mempool_set_recheck(unsigned long jiffies);
+
 /* Bytes held in every pool's reserve (for /proc/meminfo's Mempool:). */
 unsigned long mempool_reserved_bytes(void);
 /* One line per pool: reserve, elements out, served from the reserve, waits. */

@@ -198,13 +198,27 @@ unsigned long try_to_free_pages(struct zonelist *zl, gfp_t gfp_mask,
 	return rs.reclaimed_pages;
 }
 
+/* The longest a congestion_wait() sleeps, in jiffies; 0: as asked. */
+static long congestion_wait_max;
+
+long congestion_wait_limit(long jiffies)
+{
+	long old = READ_ONCE(congestion_wait_max);
+
+	BUG_ON(jiffies < 0);
+	WRITE_ONCE(congestion_wait_max, jiffies);
+	return old;
+}
+
 void congestion_wait(long timeout)
 {
+	long max = READ_ONCE(congestion_wait_max);
+
 	/* Before the scheduler runs, or in the idle task: nobody to wait for. */
 	if (system_state != SYSTEM_RUNNING || (current->flags & PF_IDLE))
 		return;
 	stat_add(congestion_waits, 1);
-	schedule_timeout_uninterruptible(timeout);
+	schedule_timeout_uninterruptible(max && timeout > max ? max : timeout);
 }
 
 /* ---- kswapd ---------------------------------------------------------- */

@@ -55,6 +55,12 @@ unsigned long try_to_free_pages(struct zonelist *zl, gfp_t gfp_mask,
 void wakeup_kswapd(struct zone *zone, unsigned int order);
 /* Sleeps timeout jiffies between allocation retries (2.6: blk_congestion_wait). */
 void congestion_wait(long timeout);
+/*
+ * Caps congestion_wait()'s sleep at jiffies (0: no cap) and returns the
+ * old cap.  For tests that count the sleeps between retries, not their
+ * length: the reclaim suite sleeps 1 jiffy where the allocator asks HZ/50.
+ */
+long congestion_wait_limit(long jiffies);
 
 /* Test knob: reclaim frees nothing and kswapd stays asleep while set. */
 extern bool reclaim_disabled;

@@ -25,19 +25,20 @@ static void sort_u64(u64 *v, unsigned int n)
 bool bench_measure(bench_fn fn, unsigned int arg, unsigned int ops,
 		   struct bench_result *res)
 {
-	u64 cycles[BENCH_RUNS];
+	u64 cycles[BENCH_RUNS_MAX];
+	const unsigned int runs = BENCH_RUNS;
 
 	if (!fn(ops, arg))
 		return false;
-	for (unsigned int r = 0; r < BENCH_RUNS; r++) {
+	for (unsigned int r = 0; r < runs; r++) {
 		cycles_t start = get_cycles();
 
 		if (!fn(ops, arg))
 			return false;
 		cycles[r] = get_cycles() - start;
 	}
-	sort_u64(cycles, BENCH_RUNS);
-	res->median = cycles[BENCH_RUNS / 2];
+	sort_u64(cycles, runs);
+	res->median = cycles[runs / 2];
 	res->ops = ops;
 	return true;
 }

@@ -6,12 +6,14 @@
  * 2.5 KiB and the kernel stack only 16 KiB); the boot's e820_table is
  * never touched.  Every expected table is written out by hand, as
  * [start, end) ranges through R(), in the exact order the code must leave
- * them.  Cases that feed malformed input expect the error lines the code
- * prints to appear in the log; the verdict is the return value and an
- * unchanged table.
+ * them.  Cases that feed malformed input check the return value, an
+ * unchanged table, and the error lines the code prints, caught by a
+ * capture: one clear line per bad value, naming it and saying it was
+ * ignored (ktest.echo=1 shows them in the log).
  */
 #include "mm/e820.h"
 #include "lib/errno.h"
+#include "lib/sprintf.h"
 #include "lib/string.h"
 #include "tests/ktest.h"
 
@@ -30,6 +32,64 @@
 
 static struct e820_table tbl, fw;
 static struct e820_user_state st;
+
+/* What the code printed between listen() and heard(). */
+static struct {
+	unsigned int lines, matching;
+	const char *prefix;
+	char first[KTEST_CAPTURE_LINE];
+} said;
+
+static void said_line(const char *line)
+{
+	if (!said.lines++)
+		strscpy(said.first, line, sizeof(said.first));
+	if (!strncmp(line, said.prefix, strlen(said.prefix)))
+		said.matching++;
+}
+
+/* Catches the lines printed from now on; counts those starting prefix. */
+static void listen(const char *prefix)
+{
+	memset(&said, 0, sizeof(said));
+	said.prefix = prefix;
+	ktest_capture_start(said_line);
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), m = strlen(tail);
+
+	return n >= m && !strcmp(s + n - m, tail);
+}
+
+/*
+ * After one bad value: exactly one line was printed, it starts "e820:
+ * <param>=<value>" (or "e820: <param>= needs" for no value at all) and
+ * it ends "ignored".
+ */
+static void heard_one_complaint(struct ktest *t, const char *param,
+				const char *val)
+{
+	char want[64];
+
+	ktest_capture_stop();
+	snprintf(want, sizeof(want), "e820: %s=%s", param,
+		 val && *val ? val : "");
+	if (said.lines != 1 || strncmp(said.first, want, strlen(want)) ||
+	    !ends_with(said.first, "ignored"))
+		KTEST_FAIL(t, "%s=%s: %u lines, the first '%s'; want one line '%s...ignored'",
+			   param, val ? val : "(null)", said.lines, said.first,
+			   want);
+}
+
+/* After a sanitise: n lines in all, every one starting the prefix. */
+static void heard_lines(struct ktest *t, unsigned int n)
+{
+	ktest_capture_stop();
+	KTEST_EXPECT_EQ(t, said.lines, n);
+	KTEST_EXPECT_EQ(t, said.matching, n);
+}
 
 /* QEMU's map for -m 128M (SeaBIOS), in the order SeaBIOS gives it. */
 static const struct e820_entry qemu_map[] = {
@@ -226,7 +286,9 @@ static void sanitize_drops_wrapping_entry(struct ktest *t)
 		R(0xfffffffffff00000ULL, 0xffffffffffffffffULL, RES),
 	};
 
+	listen("e820: ignoring [mem 0xffffffffffff");
 	CHECK_SANITIZE(t, in, out);
+	heard_lines(t, 2);	/* one per wrapping entry */
 }
 
 static void sanitize_type_zero_is_a_hole(struct ktest *t)
@@ -327,7 +389,10 @@ static void sanitize_overflow_reported(struct ktest *t)
 	e820__range_add(&tbl, 0, 0x10000000, RAM);
 	for (i = 0; i < 70; i++)
 		e820__range_add(&tbl, (i + 1) * SZ_1M, 0x1000, RES);
-	KTEST_ASSERT_EQ(t, e820__update_table(&tbl), E820_MAX_ENTRIES);
+	listen("e820: table full after sanitising; ignoring [mem ");
+	i = (u32)e820__update_table(&tbl);
+	heard_lines(t, 2 * 70 + 1 - E820_MAX_ENTRIES);
+	KTEST_ASSERT_EQ(t, i, (u32)E820_MAX_ENTRIES);
 	for (i = 0; i < E820_MAX_ENTRIES; i++) {
 		const struct e820_entry *e = &tbl.entries[i];
 		u64 hole = (i / 2 + 1) * SZ_1M;	/* pieces alternate */
@@ -619,13 +684,17 @@ static void memmap_malformed_changes_nothing(struct ktest *t)
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		LOAD(&tbl, qemu_map);
 		memset(&st, 0, sizeof(st));
+		listen("");
 		if (e820__parse_memmap(&tbl, bad[i], &st) != -EINVAL)
 			KTEST_FAIL(t, "memmap=%s was accepted", bad[i]);
+		heard_one_complaint(t, "memmap", bad[i]);
 		EXPECT_TABLE(t, &tbl, qemu_map);
 		if (st.userdef || st.exactmap_pending || st.mem_limit)
 			KTEST_FAIL(t, "memmap=%s changed the state", bad[i]);
 	}
+	listen("");
 	KTEST_EXPECT_EQ(t, e820__parse_memmap(&tbl, NULL, &st), -EINVAL);
+	heard_one_complaint(t, "memmap", NULL);
 	EXPECT_TABLE(t, &tbl, qemu_map);
 }
 
@@ -639,11 +708,15 @@ static void mem_malformed_changes_nothing(struct ktest *t)
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		LOAD(&tbl, qemu_map);
+		listen("");
 		if (e820__parse_mem(&tbl, bad[i], &st) != -EINVAL)
 			KTEST_FAIL(t, "mem=%s was accepted", bad[i]);
+		heard_one_complaint(t, "mem", bad[i]);
 		EXPECT_TABLE(t, &tbl, qemu_map);
 	}
+	listen("");
 	KTEST_EXPECT_EQ(t, e820__parse_mem(&tbl, NULL, &st), -EINVAL);
+	heard_one_complaint(t, "mem", NULL);
 	EXPECT_TABLE(t, &tbl, qemu_map);
 	KTEST_EXPECT_FALSE(t, st.userdef);
 	KTEST_EXPECT_EQ(t, st.mem_limit, 0ULL);

@@ -477,9 +477,11 @@ static void ktest_panic_context(void)
 {
 	const struct ktest *t = READ_ONCE(running);
 
-	if (t)
+	if (t) {
+		ktest_capture_replay(t->name);
 		pr_emerg("ktest: the kernel stopped in case %s.%s\n",
 			 t->suite->name, t->name);
+	}
 }
 
 static void watchdog_fire(unsigned long unused)
@@ -530,6 +532,17 @@ static void watchdog_disarm(void)
 	WRITE_ONCE(watched, NULL);
 }
 
+/* Idle time of every online CPU, added up (ktest.times). */
+static __noinline u64 all_idle_ns(void)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		sum += cpu_idle_ns(cpu);
+	return sum;
+}
+
 static void note_duration(const struct ktest *t, unsigned long start)
 {
 	unsigned long took = jiffies - start;
@@ -545,7 +558,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 		     unsigned int num, struct ktest_counts *counts)
 {
 	unsigned long start = jiffies;
-	u64 start_ns = printk_clock_ns();
+	u64 start_ns = printk_clock_ns(), idle0 = all_idle_ns();
 	struct arch_jmp_buf env;
 	struct ktest t = {
 		.name = c->name,
@@ -558,6 +571,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 	volatile bool inited = false;
 
 	WRITE_ONCE(running, &t);
+	ktest_capture_reset();
 	mm_snapshot_set_case(s->name, c->name);
 	snapshot(before);
 	watchdog_arm(&t, c);
@@ -579,9 +593,12 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 	note_duration(&t, start);
 	ktest_report_hidden_failures(&t);
 	if (print_times)
-		printk_raw("    # time %s.%s %llu us\n", s->name, c->name,
-			   (unsigned long long)((printk_clock_ns() - start_ns) / 1000));
+		printk_raw("    # time %s.%s %llu us, CPUs idle %llu us\n",
+			   s->name, c->name,
+			   (unsigned long long)((printk_clock_ns() - start_ns) / 1000),
+			   (unsigned long long)((all_idle_ns() - idle0) / 1000));
 
+	ktest_capture_end_case(c->name, t.failed);
 	if (t.failed) {
 		counts->fail++;
 		printk_raw("    not ok %u %s\n", num, c->name);

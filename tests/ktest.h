@@ -136,7 +136,12 @@ int ktest_run_suite(const struct ktest_suite *s);
  * Capturing printed lines (tests/ktest_capture.c): between start and stop,
  * fn gets each complete line, its timestamp taken off and cut to
  * KTEST_CAPTURE_LINE - 1 characters, on whatever CPU printed it and under
- * the log's lock.  One capture at a time.
+ * the log's lock.  One capture at a time.  The lines are held back from
+ * the serial line unless ktest.echo=1.  For the runner: ktest_capture_reset()
+ * as each case starts; ktest_capture_end_case() as it ends, which prints
+ * how many lines were held back and the first report among them, or, for
+ * a failed case, the lines themselves; ktest_capture_replay() prints them
+ * from the panic context.
  */
 #define KTEST_CAPTURE_LINE 160
 /*
@@ -149,25 +154,38 @@ int ktest_run_suite(const struct ktest_suite *s);
 void ktest_expected_reports(bool begin);
 void ktest_capture_start(void (*fn)(const char *line));
 void ktest_capture_stop(void);
+void ktest_capture_reset(void);
+void ktest_capture_end_case(const char *case_name, bool failed);
+void ktest_capture_replay(const char *case_name);
 
 /* Runs the misuse scenario named on the command line, if any.  Does not
  * return when one was requested and it did stop the kernel. */
 void ktest_run_misuse(void);
 
 /*
- * For cases with helper threads.  ktest_wait_until() sleeps a tick at a
- * time until cond is true, timeout jiffies at most, and says whether it
- * came true; ktest_park_until_stopped() is a helper's last act: asleep
+ * For cases with helper threads.  ktest_wait_until() waits until cond is
+ * true, timeout jiffies at most, and says whether it came true: for the
+ * first KTEST_SPIN_JIFFIES it yields the CPU between looks (most
+ * conditions come true well within a tick, and sleeping a tick at a time
+ * made every wait at least a jiffy), then sleeps a tick at a time.
+ * ktest_park_until_stopped() is a helper's last act: asleep
  * until kthread_stop() (a thread that returns by itself is still counted
  * by the leak check until its CPU has left it; one kthread_stop() ended
  * is waited for).
  */
+#define KTEST_SPIN_JIFFIES 2
 #define ktest_wait_until(cond, timeout)                                     \
 	({                                                                   \
-		unsigned long __end = jiffies + (timeout);                   \
+		unsigned long __start = jiffies;                             \
+		unsigned long __end = __start + (timeout);                   \
 		bool __ok;                                                   \
-		while (!(__ok = (cond)) && time_before(jiffies, __end))      \
-			schedule_timeout_uninterruptible(1);                 \
+		while (!(__ok = (cond)) && time_before(jiffies, __end)) {    \
+			if (time_before(jiffies,                             \
+					__start + KTEST_SPIN_JIFFIES))       \
+				yield();                                     \
+			else                                                 \
+				schedule_timeout_uninterruptible(1);         \
+		}                                                            \
 		__ok;                                                        \
 	})
 void ktest_park_until_stopped(void);

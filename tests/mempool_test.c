@@ -47,7 +47,8 @@
  *    pool or its whole reserve returns NULL and gives back what it took.
  *  - sleeper_retries_the_allocator_on_its_own: reserve empty, GFP_KERNEL
  *    asleep, and the allocator gets memory again while nothing comes back
- *    to the pool: the sleeper's timeout (HZ/5) has it try the allocator
+ *    to the pool: the sleeper's timeout (HZ/5, 2 jiffies for the case:
+ *    mempool_set_recheck()) has it try the allocator
  *    again, without __GFP_WAIT, and it gets that element; a thread frees
  *    an element into the pool only after a second, to end a sleep that
  *    had no timeout, and the case then fails.
@@ -105,10 +106,11 @@
 #include "mm/slab.h"
 #include "mm/slab_internal.h"
 #include "mm/topology.h"
+#include "tests/bench.h"
 #include "tests/ktest.h"
 
 #define WAIT_TICKS (5 * HZ)	/* the longest a case waits for anything */
-#define DELAY_MS 20		/* a freer holds its element this long first */
+#define DELAY_MS 4		/* a freer holds its element this long first */
 #define NOWAIT_BITS ((int)(__GFP_WAIT | __GFP_IO))
 #define POISON_FREE 0x6b	/* a reserve element's bytes, when debugged */
 #define POISON_END 0xa5		/* ... and its last byte */
@@ -123,9 +125,8 @@
 #define PAIR_UNITS 3		/* forward progress: units per worker */
 #define NR_RESIZES 10
 #define MAX_RESERVE 12		/* resize_under_load's largest reserve */
-#define CHURN_BATCH 16		/* churner operations between naps */
+#define CHURN_BATCH 16		/* churner operations between yields */
 #define BENCH_OPS 1000		/* alloc+free pairs per timed run */
-#define BENCH_RUNS 7		/* timed runs; the median is printed */
 
 /* ---- a pool allocator that counts ------------------------------------- */
 
@@ -415,6 +416,7 @@ static struct {
 	int timer_rearms;
 	bool timer_done, timer_in_irq, timer_saw_waiting, timer_woke;
 	bool stuck;			/* a helper could not be stopped */
+	unsigned long recheck;		/* the pool's recheck to put back, or 0 */
 } sh;
 
 #define wait_until(cond) ktest_wait_until(cond, WAIT_TICKS)
@@ -553,6 +555,8 @@ static void mempool_test_exit(struct ktest *t)
 	bool leave = false;
 
 	fail_task_allocations(current, false);
+	if (sh.recheck)
+		mempool_set_recheck(sh.recheck);
 	stop_helpers(t);
 	WRITE_ONCE(sh.timer_stop, true);
 	del_timer_sync(&sh.timer);
@@ -849,6 +853,9 @@ static void sleeper_retries_the_allocator_on_its_own(struct ktest *t)
 	made = READ_ONCE(cnt.made);
 	h = start_helper(t, reviver_fn, nth_cpu((int)num_online_cpus() - 1),
 			 false, 0);
+	/* The mechanism, not the figure: a recheck of 2 jiffies (exit puts
+	 * HZ/5 back). */
+	sh.recheck = mempool_set_recheck(2);
 	nvcsw = READ_ONCE(current->nvcsw);
 	got = take(pool, GFP_KERNEL);
 	WRITE_ONCE(sh.returned, true);
@@ -883,13 +890,14 @@ static void sleeper_retries_the_allocator_on_its_own(struct ktest *t)
  * one while holding another, unless no other caller can be doing the
  * same - dm-crypt takes its bio_alloc_lock around the blocking
  * allocations of a bio's pages for that reason.  So a worker takes the
- * pair under pair_lock (the first, a nap, the second), then works and
- * frees both without it.
+ * pair under pair_lock (the first, a yield of the CPU, the second), then
+ * works (yielding again) and frees both without it.  A yield, not a
+ * nap: the others run meanwhile, and no unit waits out a tick.
  *
  * Why it cannot deadlock: every worker is fault-injected, so the only
  * elements are the reserve's two.  Only the holder of pair_lock ever
  * waits in mempool_alloc(); every other worker holds none or both, and
- * frees them after a bounded nap without waiting for anything.  The
+ * frees them after a yield without waiting for anything.  The
  * freed elements go to the reserve first (it is short) and wake the
  * waiter, so each acquisition ends, and each of the units with it.
  */
@@ -903,13 +911,13 @@ static int pair_worker(void *data)
 
 		mutex_lock(&sh.pair_lock);
 		a = mempool_alloc(sh.pool, GFP_KERNEL);
-		schedule_timeout_uninterruptible(1);
+		yield();
 		b = mempool_alloc(sh.pool, GFP_KERNEL);
 		mutex_unlock(&sh.pair_lock);
 		if (a && b) {
 			fill_pattern(a, sh.size, (u8)h->id);
 			fill_pattern(b, sh.size, (u8)~h->id);
-			schedule_timeout_uninterruptible(1);
+			yield();
 			h->corrupt += !holds_pattern(a, sh.size, (u8)h->id) +
 				      !holds_pattern(b, sh.size, (u8)~h->id);
 			h->units++;
@@ -1036,7 +1044,7 @@ static int churner(void *data)
 		}
 		__atomic_fetch_add(&sh.churned, 1, __ATOMIC_RELAXED);
 		if (++n % CHURN_BATCH == 0)
-			schedule_timeout_uninterruptible(1);
+			yield();
 	}
 	park(h);
 	return 0;
@@ -1392,9 +1400,9 @@ static void statistics_are_exact(struct ktest *t)
 
 static struct kmem_cache *bench_cache;
 
-static bool cache_pairs(void)
+static bool cache_pairs(unsigned int ops, unsigned int unused)
 {
-	for (unsigned int i = 0; i < BENCH_OPS; i++) {
+	for (unsigned int i = 0; i < ops; i++) {
 		void *p = kmem_cache_alloc(bench_cache, GFP_KERNEL);
 
 		if (!p)
@@ -1404,9 +1412,9 @@ static bool cache_pairs(void)
 	return true;
 }
 
-static bool pool_pairs(void)
+static bool pool_pairs(unsigned int ops, unsigned int unused)
 {
-	for (unsigned int i = 0; i < BENCH_OPS; i++) {
+	for (unsigned int i = 0; i < ops; i++) {
 		void *p = mempool_alloc(sh.pool, GFP_KERNEL);
 
 		if (!p)
@@ -1416,59 +1424,20 @@ static bool pool_pairs(void)
 	return true;
 }
 
-/* One warm-up run, then BENCH_RUNS timed: the median's cycles; false if one failed. */
-static bool measure(bool (*fn)(void), u64 *median)
-{
-	u64 cycles[BENCH_RUNS];
-
-	if (!fn())
-		return false;
-	for (int r = 0; r < BENCH_RUNS; r++) {
-		cycles_t start = get_cycles();
-
-		if (!fn())
-			return false;
-		cycles[r] = get_cycles() - start;
-	}
-	for (int i = 1; i < BENCH_RUNS; i++) {
-		u64 x = cycles[i];
-		int j = i;
-
-		for (; j > 0 && cycles[j - 1] > x; j--)
-			cycles[j] = cycles[j - 1];
-		cycles[j] = x;
-	}
-	*median = cycles[BENCH_RUNS / 2];
-	return true;
-}
-
-static void print_cycles(struct ktest *t, const char *what, u64 median)
-{
-	ktest_printf(t, "bench: %s: %llu cycles/op (median of %d runs of %d ops)",
-		     what, (unsigned long long)((median + BENCH_OPS / 2) / BENCH_OPS),
-		     BENCH_RUNS, BENCH_OPS);
-}
-
-/* Rounded tenths of a / b; 0 when b is 0. */
-static u64 tenths(u64 a, u64 b)
-{
-	return b ? (a * 10 + b / 2) / b : 0;
-}
-
 static void bench_mempool_against_its_cache(struct ktest *t)
 {
 	enum { MIN_NR = 4 };
 	const unsigned long ops = (BENCH_RUNS + 1) * BENCH_OPS;
 	struct stats want = { .min_nr = MIN_NR, .curr_nr = MIN_NR };
-	u64 bare, plenty, reserve, r;
+	struct bench_result bare, plenty, reserve;
 	bool ok;
 
 	bench_cache = track_cache(t, kmem_cache_create("mempool-bench", 64, 0, 0, NULL));
 	sh.pool = track_pool(t, mempool_create_slab_pool(MIN_NR, bench_cache));
-	KTEST_EXPECT_TRUE(t, measure(cache_pairs, &bare));
-	KTEST_EXPECT_TRUE(t, measure(pool_pairs, &plenty));
+	KTEST_EXPECT_TRUE(t, bench_measure(cache_pairs, 0, BENCH_OPS, &bare));
+	KTEST_EXPECT_TRUE(t, bench_measure(pool_pairs, 0, BENCH_OPS, &plenty));
 	fail_task_allocations(current, true);
-	ok = measure(pool_pairs, &reserve);
+	ok = bench_measure(pool_pairs, 0, BENCH_OPS, &reserve);
 	fail_task_allocations(current, false);
 	KTEST_EXPECT_TRUE(t, ok);
 	/* The plentiful runs never touched the reserve; the others always. */
@@ -1478,15 +1447,16 @@ static void bench_mempool_against_its_cache(struct ktest *t)
 	if (t->failed)
 		return;
 
-	print_cycles(t, "kmem_cache_alloc+kmem_cache_free, 64 bytes", bare);
-	print_cycles(t, "mempool_alloc+mempool_free, slab pool, memory plentiful", plenty);
-	print_cycles(t, "mempool_alloc+mempool_free, every element from the reserve", reserve);
-	r = tenths(plenty, bare);
-	ktest_printf(t, "bench: mempool (plentiful) / kmem_cache = %llu.%llux (a measurement; the goal on real hardware is <= 1.2x)",
-		     (unsigned long long)(r / 10), (unsigned long long)(r % 10));
-	r = tenths(reserve, bare);
-	ktest_printf(t, "bench: mempool (reserve) / kmem_cache = %llu.%llux (for reference)",
-		     (unsigned long long)(r / 10), (unsigned long long)(r % 10));
+	bench_print(t, "kmem_cache_alloc+kmem_cache_free, 64 bytes", &bare, "op");
+	bench_print(t, "mempool_alloc+mempool_free, slab pool, memory plentiful",
+		    &plenty, "op");
+	bench_print(t, "mempool_alloc+mempool_free, every element from the reserve",
+		    &reserve, "op");
+	bench_print_ratio(t, "mempool (plentiful) / kmem_cache",
+			  bench_ratio(&plenty, &bare),
+			  "a measurement; the goal on real hardware is <= 1.2x");
+	bench_print_ratio(t, "mempool (reserve) / kmem_cache",
+			  bench_ratio(&reserve, &bare), "for reference");
 }
 
 /* ---- creation failing ------------------------------------------------------------ */

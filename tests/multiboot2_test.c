@@ -10,8 +10,9 @@
  * end of the block, and counts every request it refuses: a case asserts
  * that the parser asked for nothing outside the block unless the case is
  * about exactly that.  The boot's own block is never touched.  Malformed
- * cases print the parse (multiboot_print()), so that the log shows each
- * warning line.  Every expected number is written out by hand.  The
+ * cases print the parse (multiboot_print()) into a capture, which checks
+ * one line per memory map entry and per module (ktest.echo=1 shows the
+ * lines, each warning among them).  Every expected number is written out by hand.  The
  * arena, scratch buffer and boot_info are static: together they are far
  * bigger than the 16 KiB kernel stack.
  */
@@ -201,11 +202,37 @@ static int parse(void)
 }
 
 /* Parses, prints (for the log), and checks nothing was asked outside. */
+/* What print_parse() caught of multiboot_print()'s lines. */
+static struct {
+	unsigned int mmap, modules;
+} printed;
+
+static void count_print_line(const char *line)
+{
+	static const char mmap[] = "multiboot: mmap[", module[] = "multiboot: module[";
+
+	if (!strncmp(line, mmap, sizeof(mmap) - 1))
+		printed.mmap++;
+	else if (!strncmp(line, module, sizeof(module) - 1))
+		printed.modules++;
+}
+
+/* multiboot_print() of the parse: a line per map entry and per module. */
+static void print_parse(struct ktest *t)
+{
+	memset(&printed, 0, sizeof(printed));
+	ktest_capture_start(count_print_line);
+	multiboot_print(&bi);
+	ktest_capture_stop();
+	KTEST_EXPECT_EQ(t, printed.mmap, bi.nr_mmap);
+	KTEST_EXPECT_EQ(t, printed.modules, bi.nr_modules);
+}
+
 static int parse_print(struct ktest *t)
 {
 	int ret = parse();
 
-	multiboot_print(&bi);
+	print_parse(t);
 	KTEST_EXPECT_EQ(t, refused, 0U);
 	return ret;
 }
@@ -361,7 +388,7 @@ static void efi_map_translated(struct ktest *t)
 	KTEST_EXPECT_EQ(t, refused, 0U);
 	KTEST_EXPECT_EQ(t, bi.warnings, 0U);
 	expect_efi_e820(t);
-	multiboot_print(&bi);
+	print_parse(t);
 }
 
 /* A stride of exactly the struct works as well as OVMF's 48. */
@@ -436,7 +463,7 @@ static void mmap_tag_alone(struct ktest *t)
 	EXPECT_ENTRY(t, 3, 0x100000000ULL, 0x10000000, 3);
 	KTEST_EXPECT_EQ(t, bi.rsdp_len, 0U);
 	KTEST_EXPECT_STREQ(t, bi.loader_name, "");
-	multiboot_print(&bi);
+	print_parse(t);
 }
 
 /* 20 bytes past the last whole entry: it is kept, the rest flagged. */
@@ -610,7 +637,7 @@ static void total_size_bad(struct ktest *t)
 	put_end();
 	finish_total(0x1000);
 	KTEST_EXPECT_EQ(t, parse(), -ENOENT);
-	multiboot_print(&bi);
+	print_parse(t);
 	KTEST_EXPECT_EQ(t, refused, 1U);
 	KTEST_EXPECT_EQ(t, refused_pa, info_pa);
 	KTEST_EXPECT_EQ(t, refused_len, (size_t)0x1000);
@@ -624,7 +651,7 @@ static void header_unreadable(struct ktest *t)
 	finish();
 	map_end = FAKE_BASE;
 	KTEST_EXPECT_EQ(t, parse(), -ENOENT);
-	multiboot_print(&bi);
+	print_parse(t);
 	KTEST_EXPECT_EQ(t, refused, 1U);
 	KTEST_EXPECT_EQ(t, refused_len, (size_t)8);
 	KTEST_EXPECT_EQ(t, bi.warnings,
@@ -692,7 +719,7 @@ static void rsdp_v0_and_v2(struct ktest *t)
 	KTEST_ASSERT_EQ(t, bi.rsdp_len, 20U);
 	make_rsdp(want, 20, 0);
 	KTEST_EXPECT_MEMEQ(t, bi.rsdp, want, 20);
-	multiboot_print(&bi);
+	print_parse(t);
 
 	/* Revision 2 alone, and a longer tag cut to 36 bytes. */
 	multiboot2_test_init(t);
@@ -706,7 +733,7 @@ static void rsdp_v0_and_v2(struct ktest *t)
 	KTEST_ASSERT_EQ(t, bi.rsdp_len, 36U);
 	make_rsdp(want, 36, 2);
 	KTEST_EXPECT_MEMEQ(t, bi.rsdp, want, 36);
-	multiboot_print(&bi);
+	print_parse(t);
 
 	/* Both, the old one first: the new one is taken. */
 	multiboot2_test_init(t);

@@ -58,7 +58,9 @@
  *    task; only the case (or its one helper thread) allocates.
  *  - the allocating task's voluntary switches (nvcsw): congestion_wait()
  *    is the only place the allocator sleeps, so they count its sleeps
- *    between retries.  The global congestion_waits is no oracle for one
+ *    between retries.  The cases count the sleeps, not their length, so
+ *    init caps each at one jiffy (congestion_wait_limit()) and exit puts
+ *    the HZ/50 back.  The global congestion_waits is no oracle for one
  *    allocation: the kswapd that allocation woke adds its own waits.
  *  - the cache's counts, by class and by caller (RC_DIRECT, RC_KSWAPD),
  *    and its contract check: a shrinker called with a mask lacking what
@@ -427,6 +429,8 @@ static void stop_nofail_helper(struct ktest *t)
 
 /* ---- suite set-up ------------------------------------------------------------ */
 
+static long congestion_wait_was;
+
 static int reclaim_init(struct ktest *t)
 {
 	reclaim_off();
@@ -443,6 +447,7 @@ static int reclaim_init(struct ktest *t)
 		reclaim_on();
 		return -1;
 	}
+	congestion_wait_was = congestion_wait_limit(1);
 	return 0;
 }
 
@@ -466,6 +471,7 @@ static void reclaim_exit(struct ktest *t)
 	current->flags &= ~PF_MEMALLOC;
 	release_held();
 	stop_nofail_helper(t);
+	congestion_wait_limit(congestion_wait_was);
 	reclaim_on();
 	if (!wait_until(all_kswapds_idle(), WAIT_JIFFIES))
 		KTEST_FAIL(t, "kswapd still busy %d s after the case gave its memory back",

@@ -144,7 +144,7 @@ def first_message(case: ktap.Case) -> str:
         if "EXPECTATION FAILED" in d or "ASSERTION FAILED" in d:
             more = []
             for m in lines[i + 1:i + 4]:
-                if "FAILED" in m or m.startswith("..."):
+                if "FAILED" in m or m.startswith("...") or "held back" in m:
                     break
                 more.append(m)
             return f"{d}: {'; '.join(more)}" if more else d

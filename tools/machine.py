@@ -133,11 +133,21 @@ def image_args(kind: str, images: Images, cmdline: str) -> list[str]:
     return ["-cdrom", images.path(k.image), "-boot", "d"]
 
 
+def device_args(kind: str) -> list[str]:
+    """The devices a kind leaves out.  No boot has a network card: nothing
+    here uses one, and the firmware spends time on its option ROM (iPXE).
+    A -kernel boot has no video card either, so SeaBIOS runs no video BIOS
+    (GRUB, on the ISO kinds, keeps the one it may draw its menu on)."""
+    return ["-nic", "none"] + (["-vga", "none"]
+                               if KINDS[kind].image == "kernel" else [])
+
+
 def qemu_args(kind: str, images: Images, cmdline: str, firmware: Firmware,
               vars_path: str | None, machine: str | None = None) -> list[str]:
-    """Firmware, machine and image options of one boot (no serial etc.)."""
+    """Firmware, machine, device and image options of one boot (no serial
+    etc.)."""
     return (firmware_args(kind, firmware, vars_path, machine)
-            + image_args(kind, images, cmdline))
+            + device_args(kind) + image_args(kind, images, cmdline))
 
 
 def needed_files(kind: str, images: Images,

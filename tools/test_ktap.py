@@ -619,14 +619,14 @@ class TestMatrix(unittest.TestCase):
             ["qemu-system-i386", "-display", "none", "-no-reboot",
              "-monitor", "none", "-serial", "file:logs/small.log",
              "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-accel",
-             "tcg", "-kernel", "k.elf", "-append", "", "-m", "128M", "-smp",
-             "1"], cmd)
+             "tcg", "-nic", "none", "-vga", "none", "-kernel", "k.elf",
+             "-append", "", "-m", "128M", "-smp", "1"], cmd)
         cmd = runner.build_command(iso, "q", images, fw, "l", None)
         self.assertEqual(["q", "-display", "none", "-no-reboot", "-monitor",
                           "none", "-serial", "file:l", "-device",
                           "isa-debug-exit,iobase=0xf4,iosize=0x04", "-accel",
-                          "tcg", "-cdrom", "m.iso", "-boot", "d", "-m",
-                          "512M"], cmd)
+                          "tcg", "-nic", "none", "-cdrom", "m.iso", "-boot",
+                          "d", "-m", "512M"], cmd)
 
     def test_build_command_per_image_kind(self):
         images = machine.Images("k.elf", "m.iso", "m1.iso")
@@ -635,13 +635,15 @@ class TestMatrix(unittest.TestCase):
                 "-global", "driver=cfi.pflash01,property=secure,value=on",
                 "-drive", "if=pflash,format=raw,unit=0,readonly=on,"
                           "file=code.fd",
-                "-drive", "if=pflash,format=raw,unit=1,file=b.vars.fd"]
+                "-drive", "if=pflash,format=raw,unit=1,file=b.vars.fd",
+                "-nic", "none"]
         expected = {
             "elf | -m 1G -machine q35 | loglevel=7":
-                ["-kernel", "k.elf", "-append", "loglevel=7", "-m", "1G",
-                 "-machine", "q35"],
+                ["-nic", "none", "-vga", "none", "-kernel", "k.elf",
+                 "-append", "loglevel=7", "-m", "1G", "-machine", "q35"],
             "iso-mb1 | -m 64M |":
-                ["-cdrom", "m1.iso", "-boot", "d", "-m", "64M"],
+                ["-nic", "none", "-cdrom", "m1.iso", "-boot", "d", "-m",
+                 "64M"],
             "uefi | -m 2G -smp 2 |":
                 uefi + ["-cdrom", "m.iso", "-boot", "d", "-m", "2G",
                         "-smp", "2"],
@@ -772,6 +774,7 @@ class TestQemuRun(unittest.TestCase):
                                    "loglevel=7", "--qemu", "q", "--gdb",
                                    "--", "-d", "int"])
         self.assertEqual(["q"] + common + [
+            "-nic", "none", "-vga", "none",
             "-kernel", "build/mm86.elf", "-append", "loglevel=7", "-m",
             "64M", "-smp", "1", "-gdb", "tcp:localhost:1234", "-d",
             "int"],
@@ -788,12 +791,13 @@ class TestQemuRun(unittest.TestCase):
             "-machine", "q35,smm=on", "-global",
             "driver=cfi.pflash01,property=secure,value=on", "-drive",
             "if=pflash,format=raw,unit=0,readonly=on,file=c.fd", "-drive",
-            "if=pflash,format=raw,unit=1,file=v.fd", "-cdrom", "m1.iso",
-            "-boot", "d", "-m", "512M", "-smp", "2"],
+            "if=pflash,format=raw,unit=1,file=v.fd", "-nic", "none",
+            "-cdrom", "m1.iso", "-boot", "d", "-m", "512M", "-smp", "2"],
             self.qr.build_command(args, "uefi-mb1", 7))
         args = self.qr.parse_args(["--machine", "q35", "--boot", "iso"])
-        self.assertEqual(["-machine", "q35", "-cdrom", "build/mm86.iso"],
-                         self.qr.build_command(args, "iso", 3)[17:21])
+        self.assertEqual(["-machine", "q35", "-nic", "none", "-cdrom",
+                          "build/mm86.iso"],
+                         self.qr.build_command(args, "iso", 3)[17:23])
         # With a log, the console's character device also writes it.
         args = self.qr.parse_args(["--log", "run.log", "--timeout", "5"])
         self.assertEqual("stdio,id=con,mux=on,signal=off,logfile=run.log",

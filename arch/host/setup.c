@@ -45,7 +45,10 @@ static void stdout_write(const char *s, size_t len)
 	fwrite(s, 1, len, stdout);
 }
 
-static const struct console stdout_console = { "stdout", stdout_write };
+static const struct console stdout_console = {
+	.name = "stdout",
+	.write = stdout_write,
+};
 
 void arch_early_init(void)
 {
