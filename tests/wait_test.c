@@ -231,10 +231,10 @@ static void wait_event_timeout_returns_the_time_left(struct ktest *t)
 
 	/* False throughout: 0, and not before the timeout. */
 	j0 = jiffies;
-	ret = wait_event_timeout(th_shared.wq, READ_ONCE(th_shared.flag), 3);
+	ret = wait_event_timeout(th_shared.wq, READ_ONCE(th_shared.flag), 2);
 	j1 = jiffies;
 	KTEST_EXPECT_EQ(t, ret, 0L);
-	KTEST_EXPECT_GE(t, j1 - j0, 3UL);
+	KTEST_EXPECT_GE(t, j1 - j0, 2UL);
 
 	/* True already: all of the timeout left. */
 	WRITE_ONCE(th_shared.flag, true);
@@ -244,19 +244,19 @@ static void wait_event_timeout_returns_the_time_left(struct ktest *t)
 
 	/*
 	 * A wake-up with the condition still false (a timer at +1) does not
-	 * end the wait; the one that makes it true (+3) does: the jiffies
+	 * end the wait; the one that makes it true (+2) does: the jiffies
 	 * left.
 	 */
 	th_trec[0].action = ACT_WAKE_QUEUE;
 	th_trec[1].action = ACT_SET_FLAG;
 	j0 = jiffies;
 	th_arm(0, j0 + 1, -1);
-	th_arm(1, j0 + 3, -1);
+	th_arm(1, j0 + 2, -1);
 	ret = wait_event_timeout(th_shared.wq, READ_ONCE(th_shared.flag), HZ);
 	j1 = jiffies;
 	KTEST_EXPECT_EQ(t, read_int(&th_trec[0].fired), 1);
 	KTEST_EXPECT_EQ(t, read_int(&th_trec[1].fired), 1);
-	KTEST_EXPECT_GE(t, j1 - j0, 3UL);
+	KTEST_EXPECT_GE(t, j1 - j0, 2UL);
 	KTEST_EXPECT_GE(t, ret, 1L);
 	KTEST_EXPECT_LT(t, ret, (long)HZ);
 	KTEST_EXPECT_GE(t, ret, (long)HZ - (long)(j1 - j0));
@@ -341,10 +341,10 @@ static void completion_counts_and_times_out(struct ktest *t)
 
 	/* Nobody completes: 0, and not before the timeout. */
 	j0 = jiffies;
-	ret = wait_for_completion_timeout(&th_shared.done, 3);
+	ret = wait_for_completion_timeout(&th_shared.done, 2);
 	j1 = jiffies;
 	KTEST_EXPECT_EQ(t, ret, 0UL);
-	KTEST_EXPECT_GE(t, j1 - j0, 3UL);
+	KTEST_EXPECT_GE(t, j1 - j0, 2UL);
 
 	/* A timer completes it 2 jiffies in: the jiffies left, pass taken. */
 	th_trec[0].action = ACT_COMPLETE;
