@@ -154,7 +154,7 @@ extern struct th_shared th_shared;
  * which may be calibrated well off: it only decides how long the case
  * looks before it sleeps, never whether it passes.
  */
-#define TH_POLL_NS 300000ULL	/* 0.3 ms, under a tenth of a jiffy */
+#define TH_POLL_NS 1000000ULL	/* 1 ms, a quarter of a jiffy */
 #define wait_until(cond)                                                    \
 	({                                                                   \
 		unsigned long __end = jiffies + WAIT_TICKS;                  \
