@@ -8,7 +8,7 @@
  *    CPU, or not), th_start_helper() also wakes it; each gets a struct
  *    helper in th_helpers[] (in creation order, th_nr_helpers of them)
  *    for the thread to write what it saw.  th_note_start() is a helper's
- *    first act, th_park() its last;
+ *    first act, th_park() its last (both wake a waiting case);
  *  - predicates on them: th_asleep() (started and off its run queue: a
  *    preempted task stays on it, so this is asleep, not merely
  *    preempted), th_parked(), and th_all_asleep(), th_all_ran(),
@@ -17,7 +17,7 @@
  *    function records where, when and in what context it ran, and then
  *    does its record's action (wakes th_shared.wq, sets th_shared.flag,
  *    completes th_shared.done or wakes the case), re-arms itself or
- *    busy-waits if told to.  th_arm() arms one, th_expect_ran_in_irq()
+ *    busy-waits if told to, and wakes a waiting case (th_shared.kick).  th_arm() arms one, th_expect_ran_in_irq()
  *    checks its record;
  *  - bounded waits: wait_until(cond), assert_eventually(t, cond),
  *    th_sleep_until(jiffy);
