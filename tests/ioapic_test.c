@@ -25,8 +25,10 @@
  * An emulated I/O APIC may deliver one edge it saw while masked as soon
  * as the line is unmasked, and a local APIC may have accepted one just
  * before the line was masked: so counts that must be exact are taken
- * only between two quiet points (masked, then SETTLE_MS), and rates
- * allow for one extra.  Every wait is bounded.
+ * only between two quiet points (masked, then settled: the CPU the line
+ * was routed to has taken SETTLE_TICKS of its own ticks since, so it has
+ * run with interrupts on, and anything its local APIC held has been
+ * delivered), and rates allow for one extra.  Every wait is bounded.
  */
 #include "arch/x86/irq.h"
 #include "arch/x86/pit.h"
@@ -55,22 +57,25 @@
 
 #define WINDOW_MS 54		/* channel 2's one-shot, as long as it goes */
 #define WINDOW_LATCH (PIT_TICK_RATE * WINDOW_MS / 1000)	/* as pit.c */
-#define WINDOW_END (PIT_TICK_RATE / 50)	/* a window ends after 20 ms */
-/* Windows in all: 60 ms (three windows), 200 ms under ktest.soak=1. */
-#define MEASURE_TICKS KTEST_SOAK(PIT_TICK_RATE * 3 / 50, PIT_TICK_RATE / 5)
+#define WINDOW_END (PIT_TICK_RATE * 12 / 1000)	/* a window ends after 12 ms */
+/* Windows in all: 12 ms (one window), 200 ms under ktest.soak=1. */
+#define MEASURE_TICKS KTEST_SOAK(WINDOW_END, PIT_TICK_RATE / 5)
 #define MAX_WINDOWS 40		/* including those a late wake-up spoiled */
-#define SETTLE_MS 10		/* for an interrupt already accepted */
-/* A masked line must stay silent this long: 25 ms (25 periods of the
- * PIT), 100 ms under ktest.soak=1. */
-#define QUIET_MS KTEST_SOAK(25, 100)
-/* Interrupts that show a line is live: 10, 20 under ktest.soak=1. */
-#define BURST KTEST_SOAK(10, 20)
-#define WAIT_MS 2000		/* the longest wait for BURST of them */
+#define SETTLE_TICKS 2		/* the target CPU's, for an accepted interrupt */
+/* A masked line must stay silent this long: 4 ms (4 periods of the PIT;
+ * msleep makes it 2 jiffies, up to 8 ms), 100 ms under ktest.soak=1. */
+#define QUIET_MS KTEST_SOAK(4, 100)
+/* Interrupts that show a line is live: 5, 20 under ktest.soak=1. */
+#define BURST KTEST_SOAK(5, 20)
+#define WAIT_MS 2000		/* the longest wait for BURST of them, or to settle */
 
 static int hits[NR_CPUS];	/* handler runs, by the CPU they ran on */
 static int outside_irq;		/* runs that did not see in_interrupt() */
 static int wrong_apic;		/* runs on an APIC other than dest_apic */
 static unsigned int dest_apic;	/* where the line is routed now */
+static int dest_cpu;		/* ... that CPU */
+static bool pit_used;		/* the case started the PIT */
+static bool settled;		/* masked and settled since the last route */
 
 static int atomic_read_int(int *p)
 {
@@ -111,6 +116,7 @@ static void reset_records(void)
 /* Channel 0, low then high byte, mode 2 (rate generator), binary. */
 static void pit_ch0_start(void)
 {
+	pit_used = true;
 	outb(0x34, PIT_MODE);
 	outb(PIT_LATCH & 0xff, PIT_CH0);
 	outb(PIT_LATCH >> 8, PIT_CH0);
@@ -137,7 +143,7 @@ static u16 pit_ch2_count(void)
 
 /*
  * One window: channel 2 counts down a WINDOW_MS one-shot while this
- * thread sleeps a millisecond at a time, until WINDOW_END ticks went by;
+ * thread sleeps a jiffy at a time, until WINDOW_END ticks went by;
  * adds them to *ticks and the interrupts that came meanwhile to *n.
  * Interrupts are off at both ends, so that none falls between the count
  * and its tick.  False when a sleep outlasted the one-shot (how long the
@@ -156,7 +162,7 @@ static bool measure_window(u64 *ticks, int *n)
 	pit_oneshot_start(WINDOW_MS);
 	local_irq_restore(flags);
 	do {
-		msleep(1);
+		schedule_timeout_uninterruptible(1);
 		local_irq_save(flags);
 		left = pit_ch2_count();
 		late = pit_oneshot_expired();
@@ -172,15 +178,35 @@ static bool measure_window(u64 *ticks, int *n)
 
 static void route_to(struct ktest *t, int cpu)
 {
+	dest_cpu = cpu;
+	settled = false;
 	WRITE_ONCE(dest_apic, cpu_apic_id[cpu]);
 	KTEST_ASSERT_EQ(t, ioapic_route_isa_irq(PIT_IRQ, PIT_VECTOR,
 						cpu_apic_id[cpu]), 0);
 }
 
+/*
+ * Once the line is masked: sleeps until the CPU it was routed to has
+ * taken SETTLE_TICKS ticks (WAIT_MS at most).  The first tick's handler
+ * returned before the second began, with interrupts back on: whatever
+ * that CPU's local APIC had accepted from the line has run by then, on
+ * a host that ran its vCPU late as well as on one that did not.
+ */
+static void settle(void)
+{
+	unsigned long ticks = timer_ticks_on(dest_cpu);
+	u64 start = arch_clock_ns();
+
+	while (timer_ticks_on(dest_cpu) - ticks < SETTLE_TICKS &&
+	       arch_clock_ns() - start < WAIT_MS * 1000000ULL)
+		schedule_timeout_uninterruptible(1);
+}
+
 static void mask_and_settle(struct ktest *t)
 {
 	KTEST_EXPECT_EQ(t, ioapic_mask_isa_irq(PIT_IRQ), 0);
-	msleep(SETTLE_MS);
+	settle();
+	settled = true;
 }
 
 /* Sleeps until n interrupts have come, or WAIT_MS; returns how many came. */
@@ -190,7 +216,7 @@ static int wait_for_hits(int n)
 
 	while (total_hits() < n &&
 	       arch_clock_ns() - start < WAIT_MS * 1000000ULL)
-		msleep(1);
+		schedule_timeout_uninterruptible(1);
 	return total_hits();
 }
 
@@ -203,17 +229,27 @@ static const char *ioapic_skip_if(void)
 
 static int ioapic_case_init(struct ktest *t)
 {
+	pit_used = false;
+	settled = false;
+	dest_cpu = 0;
 	reset_records();
 	set_vector_handler(PIT_VECTOR, pit_interrupt);
 	return 0;
 }
 
-/* Whatever a case left behind: the line masked, the PIT stopped. */
+/*
+ * Whatever a case left behind: the line masked, the PIT stopped, and
+ * settled before the handler goes - unless the case never ran the PIT,
+ * or masked and settled the line itself after its last route.
+ */
 static void ioapic_case_exit(struct ktest *t)
 {
 	ioapic_mask_isa_irq(PIT_IRQ);
-	pit_ch0_stop();
-	msleep(SETTLE_MS);
+	if (pit_used) {
+		pit_ch0_stop();
+		if (!settled)
+			settle();
+	}
 	set_vector_handler(PIT_VECTOR, NULL);
 }
 

@@ -9,9 +9,10 @@
  * there allocates and frees, round after round, a block of each kind -
  * pages of orders 0, 1 and 2, an object of the suite's cache and a
  * kmalloc block - with GFP_KERNEL, sleeping now and then; meanwhile a
- * timer on the same CPU, re-armed for the next jiffy from its own
+ * timer on the same CPU (the thread arms it after its first round, and
+ * stops when it is done), re-armed for the next jiffy from its own
  * callback, does a round with GFP_ATOMIC in the tick's interrupt,
- * NR_TICKS times (12; 50 under ktest.soak=1).  Handler and thread each
+ * NR_TICKS times (8; 50 under ktest.soak=1).  Handler and thread each
  * keep the last RING blocks of each kind and free the oldest, so both
  * free as well as allocate, and into the same per-CPU lists and arrays.  Oracles:
  *  - the callback ran exactly NR_TICKS times, each on its CPU, each in
@@ -63,13 +64,13 @@
 #include "mm/slab_internal.h"
 #include "tests/ktest.h"
 
-/* Callbacks per CPU: 12 (3 rounds of each ring), 50 under ktest.soak=1. */
-#define NR_TICKS KTEST_SOAK(12u, 50u)
+/* Callbacks per CPU: 8 (2 rounds of each ring), 50 under ktest.soak=1. */
+#define NR_TICKS KTEST_SOAK(8u, 50u)
 #define MAX_CPUS 4		/* CPUs the tick-against-threads run uses */
 #define RING 4			/* blocks of each kind an owner keeps */
 #define OBJ_SIZE 192		/* the test cache's objects */
 #define RUN_TIMEOUT (20 * HZ)	/* the longest any wait of the suite */
-#define THREAD_NAP_EVERY 8	/* jiffies between a thread's msleep(1) */
+#define THREAD_NAP_EVERY 8	/* jiffies between a thread's one-jiffy naps */
 
 /* Pages of orders 0, 1 and 2, objects of the test cache, kmalloc blocks. */
 enum kind { K_ORDER0, K_ORDER1, K_ORDER2, K_CACHE, K_KMALLOC, NR_KINDS };
@@ -265,10 +266,12 @@ static void alloc_tick(unsigned long data)
 	if (current == r->task)
 		r->hit_thread++;
 	owner_round(&r->handler, GFP_ATOMIC);
-	if (++r->runs < NR_TICKS && !READ_ONCE(r->stop))
+	if (++r->runs < NR_TICKS && !READ_ONCE(r->stop)) {
 		mod_timer(&r->timer, jiffies + 1);
-	else
+	} else {
+		WRITE_ONCE(r->stop, true);	/* the thread stops too */
 		complete(&r->ticks_done);
+	}
 }
 
 static int alloc_thread(void *data)
@@ -276,17 +279,28 @@ static int alloc_thread(void *data)
 	struct cpu_run *r = data;
 	unsigned long nap = jiffies + THREAD_NAP_EVERY;
 
-	/* Busy most of the time, so that the ticks interrupt it. */
-	while (!kthread_should_stop()) {
+	/*
+	 * Busy most of the time, so that the ticks interrupt it, until its
+	 * CPU's timer is done: then it leaves the CPU to the case at once
+	 * (the case's thread on CPU 0 would otherwise wait out its slice).
+	 * It starts the timer itself, on its own CPU, once it is running.
+	 */
+	while (!kthread_should_stop() && !READ_ONCE(r->stop)) {
 		owner_round(&r->thread, GFP_KERNEL);
+		if (r->thread.round == 1) {
+			r->timer.expires = jiffies + 1;
+			add_timer(&r->timer);
+		}
 		if (time_after(jiffies, nap)) {
-			msleep(1);
+			/* kthread_stop() cuts it short. */
+			schedule_timeout_uninterruptible(1);
 			nap = jiffies + THREAD_NAP_EVERY;
 		} else {
 			cond_resched();
 		}
 	}
 	owner_release_all(&r->thread);
+	ktest_park_until_stopped();
 	return 0;
 }
 
@@ -311,22 +325,10 @@ static bool start_threads(struct ktest *t, struct cpu_run *r, int n)
 		}
 		kthread_bind(k, (unsigned int)r[i].cpu);
 		r[i].task = k;
-		wake_up_process(k);
 	}
-	return true;
-}
-
-/* Waits (bounded) until every thread has done a round: they all run. */
-static bool threads_running(struct cpu_run *r, int n)
-{
-	unsigned long end = jiffies + RUN_TIMEOUT;
-
+	/* All made before any runs: one on this CPU would keep it a slice. */
 	for (int i = 0; i < n; i++)
-		while (!READ_ONCE(r[i].thread.round)) {
-			if (time_after(jiffies, end))
-				return false;
-			msleep(1);
-		}
+		wake_up_process(r[i].task);
 	return true;
 }
 
@@ -348,20 +350,13 @@ static void atomic_in_tick_vs_kernel_threads(struct ktest *t)
 	}
 	if (!start_threads(t, cpu_runs, n))
 		return;
-	if (!threads_running(cpu_runs, n))
-		KTEST_FAIL(t, "the threads did not all start within %d s",
-			   RUN_TIMEOUT / HZ);
-
-	for (int i = 0; i < n; i++) {
-		cpu_runs[i].timer.expires = jiffies + 1;
-		add_timer_on(&cpu_runs[i].timer, cpu_runs[i].cpu);
-	}
 	for (int i = 0; i < n; i++)
 		if (!wait_for_completion_timeout(&cpu_runs[i].ticks_done,
 						 RUN_TIMEOUT))
-			KTEST_FAIL(t, "CPU %d: %u of %u callbacks within %d s",
+			KTEST_FAIL(t, "CPU %d: %u of %u callbacks within %d s (thread rounds: %u)",
 				   cpu_runs[i].cpu, READ_ONCE(cpu_runs[i].runs),
-				   NR_TICKS, RUN_TIMEOUT / HZ);
+				   NR_TICKS, RUN_TIMEOUT / HZ,
+				   READ_ONCE(cpu_runs[i].thread.round));
 	for (int i = 0; i < n; i++) {
 		WRITE_ONCE(cpu_runs[i].stop, true);
 		del_timer_sync(&cpu_runs[i].timer);
@@ -552,52 +547,78 @@ static void gfp_kernel_in_handler_reports(struct ktest *t)
 /* ---- a handler refills the CPU array while a sleeping grow runs ---- */
 
 #define BURST 110		/* objects the tick takes, then gives back */
-#define GROWER_HOLD 3000	/* objects the thread takes per round */
-/* The race's window: HZ/10 (about a dozen bursts into the array), HZ/2
+#define GROWER_HOLD 4096	/* objects the thread takes per round */
+/* 1 KiB: 4 to a slab, so that the thread spends much of its time in a
+ * sleeping grow, where the tick's bursts must land. */
+#define RACE_OBJ_SIZE 1024
+/* The race's length, in ticks that free a burst into the array: 4, 120
  * under ktest.soak=1. */
-#define RACE_TIME KTEST_SOAK(HZ / 10, HZ / 2)
+#define RACE_BURSTS KTEST_SOAK(4, 120)
 
 static struct race {
 	struct kmem_cache *cache;
 	struct timer_list timer;
-	void *burst[BURST];
-	int held;
-	bool stop;
+	void *burst[2][BURST];		/* this tick's and the last one's */
+	int held[2];
+	unsigned int ticks;		/* burst_tick()'s runs */
+	int bursts;			/* bursts freed into the array */
+	bool stop;			/* the race is over */
+	struct completion done;		/* ... and the tick knows it */
 	unsigned long overflows;	/* array seen above its limit */
 	unsigned int max_avail;
 	void *hold[GROWER_HOLD];
 } race;
 
-/* Takes BURST objects on one tick and frees them all on the next: the
- * frees land in this CPU's array, up to its limit. */
+/* Frees every object of one of the two bursts. */
+static void free_burst(int b)
+{
+	while (race.held[b])
+		kmem_cache_free(race.cache, race.burst[b][--race.held[b]]);
+}
+
+/*
+ * Each tick takes BURST objects and then frees the BURST it took on the
+ * tick before: the frees land in this CPU's array, up to its limit.
+ * After RACE_BURSTS frees it ends the race (it, not the case's thread:
+ * that one would have to wait for a slice of the busy grower on its CPU).
+ */
 static void burst_tick(unsigned long unused)
 {
-	if (race.held == BURST) {
-		while (race.held)
-			kmem_cache_free(race.cache, race.burst[--race.held]);
-	} else {
-		while (race.held < BURST) {
-			void *obj = kmem_cache_alloc(race.cache, GFP_ATOMIC);
+	int b = race.ticks++ & 1;
 
-			if (!obj)
-				break;
-			race.burst[race.held++] = obj;
-		}
+	while (race.held[b] < BURST) {
+		void *obj = kmem_cache_alloc(race.cache, GFP_ATOMIC);
+
+		if (!obj)
+			break;
+		race.burst[b][race.held[b]++] = obj;
+	}
+	if (race.held[b ^ 1]) {
+		free_burst(b ^ 1);
+		if (++race.bursts >= RACE_BURSTS)
+			WRITE_ONCE(race.stop, true);
 	}
 	if (!READ_ONCE(race.stop))
 		mod_timer(&race.timer, jiffies + 1);
+	else
+		complete(&race.done);
 }
 
 /* Allocates with GFP_KERNEL, growing the cache (interrupts on), and
- * looks at the array after every allocation. */
+ * looks at the array after every allocation, until the race is over. */
+static bool race_over(void)
+{
+	return READ_ONCE(race.stop) || kthread_should_stop();
+}
+
 static int grower(void *unused)
 {
 	struct array_cache *ac = race.cache->array[raw_smp_processor_id()];
 
-	while (!kthread_should_stop()) {
+	while (!race_over()) {
 		int n;
 
-		for (n = 0; n < GROWER_HOLD; n++) {
+		for (n = 0; n < GROWER_HOLD && !race_over(); n++) {
 			unsigned long flags;
 
 			race.hold[n] = kmem_cache_alloc(race.cache, GFP_KERNEL);
@@ -614,6 +635,7 @@ static int grower(void *unused)
 		kmem_cache_shrink(race.cache);
 		cond_resched();
 	}
+	ktest_park_until_stopped();
 	return 0;
 }
 
@@ -630,7 +652,8 @@ static void refill_after_grow_respects_limit(struct ktest *t)
 	struct task_struct *k;
 
 	memset(&race, 0, sizeof(race));
-	race.cache = kmem_cache_create("irq_alloc-race", 64, 0, 0, NULL);
+	init_completion(&race.done);
+	race.cache = kmem_cache_create("irq_alloc-race", RACE_OBJ_SIZE, 0, 0, NULL);
 	KTEST_ASSERT_NOT_NULL(t, race.cache);
 	setup_timer(&race.timer, burst_tick, 0);
 	race.timer.expires = jiffies + 1;
@@ -645,12 +668,14 @@ static void refill_after_grow_respects_limit(struct ktest *t)
 	}
 	kthread_bind(k, 0);
 	wake_up_process(k);
-	msleep(jiffies_to_msecs(RACE_TIME));
-	kthread_stop(k);
+	if (!wait_for_completion_timeout(&race.done, RUN_TIMEOUT))
+		KTEST_FAIL(t, "%d of %d bursts within %d s", READ_ONCE(race.bursts),
+			   RACE_BURSTS, RUN_TIMEOUT / HZ);
 	WRITE_ONCE(race.stop, true);
+	kthread_stop(k);
 	del_timer_sync(&race.timer);
-	while (race.held)
-		kmem_cache_free(race.cache, race.burst[--race.held]);
+	free_burst(0);
+	free_burst(1);
 	ktest_printf(t, "array above its limit %lu times; most held %u (limit %u)",
 		     race.overflows, race.max_avail, race.cache->limit);
 	KTEST_EXPECT_EQ(t, race.overflows, 0UL);

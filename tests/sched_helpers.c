@@ -3,6 +3,7 @@
  * per-case set-up shared by the suites sched, timer and wait
  * (tests/sched_helpers.h says what they offer and their rules).
  */
+#include "asm/processor.h"
 #include "kernel/arch.h"
 #include "kernel/smp.h"
 #include "lib/err.h"
@@ -36,6 +37,12 @@ int th_nth_cpu(int n)
 int th_last_cpu(void)
 {
 	return th_nth_cpu((int)num_online_cpus() - 1);
+}
+
+void th_poll_pause(void)
+{
+	yield();
+	cpu_relax();
 }
 
 void th_sleep_until(unsigned long when)
@@ -75,11 +82,13 @@ void th_note_start(struct helper *h)
 	h->cpu_seen = raw_smp_processor_id();
 	h->task_cpu = current->cpu;
 	__atomic_store_n(&h->ran, 1, __ATOMIC_RELEASE);
+	wake_up(&th_shared.kick);
 }
 
 void th_park(struct helper *h)
 {
 	__atomic_store_n(&h->parked, true, __ATOMIC_RELEASE);
+	wake_up(&th_shared.kick);
 	ktest_park_until_stopped();
 }
 
@@ -178,6 +187,7 @@ static void timer_fn(unsigned long data)
 		mod_timer(&r->timer, jiffies + 1);
 	}
 	add_int(&r->fired, 1);
+	wake_up(&th_shared.kick);
 }
 
 void th_arm(int i, unsigned long expires, int cpu)
@@ -211,6 +221,7 @@ int th_suite_init(struct ktest *t)
 	th_nr_helpers = 0;
 	memset(&th_shared, 0, sizeof(th_shared));
 	th_shared.case_task = current;
+	init_waitqueue_head(&th_shared.kick);
 	init_waitqueue_head(&th_shared.wq);
 	init_completion(&th_shared.done);
 	memset(th_trec, 0, sizeof(th_trec));

@@ -8,7 +8,7 @@
  *    CPU, or not), th_start_helper() also wakes it; each gets a struct
  *    helper in th_helpers[] (in creation order, th_nr_helpers of them)
  *    for the thread to write what it saw.  th_note_start() is a helper's
- *    first act, th_park() its last;
+ *    first act, th_park() its last (both wake a waiting case);
  *  - predicates on them: th_asleep() (started and off its run queue: a
  *    preempted task stays on it, so this is asleep, not merely
  *    preempted), th_parked(), and th_all_asleep(), th_all_ran(),
@@ -17,7 +17,7 @@
  *    function records where, when and in what context it ran, and then
  *    does its record's action (wakes th_shared.wq, sets th_shared.flag,
  *    completes th_shared.done or wakes the case), re-arms itself or
- *    busy-waits if told to.  th_arm() arms one, th_expect_ran_in_irq()
+ *    busy-waits if told to, and wakes a waiting case (th_shared.kick).  th_arm() arms one, th_expect_ran_in_irq()
  *    checks its record;
  *  - bounded waits: wait_until(cond), assert_eventually(t, cond),
  *    th_sleep_until(jiffy);
@@ -56,6 +56,7 @@
 #ifndef TESTS_SCHED_HELPERS_H
 #define TESTS_SCHED_HELPERS_H
 
+#include "kernel/arch.h"
 #include "kernel/sched.h"
 #include "kernel/timer.h"
 #include "kernel/wait.h"
@@ -128,6 +129,7 @@ extern struct timer_rec th_trec[NR_TIMERS];
 /* What the timer functions act on and record; reset before every case. */
 struct th_shared {
 	struct task_struct *case_task;
+	wait_queue_head_t kick;	/* wait_until()'s: helpers and timers wake it */
 	wait_queue_head_t wq;
 	struct completion done;
 	bool flag;		/* the condition waited for */
@@ -140,11 +142,36 @@ extern struct th_shared th_shared;
 /* ---- small helpers ------------------------------------------------------- */
 
 /*
- * Sleeps a tick at a time until cond is true, WAIT_TICKS at most; true
- * when cond came true.
+ * Waits until cond is true, WAIT_TICKS at most; true when cond came true.
+ * Most conditions a case waits for (a helper on another CPU started,
+ * went to sleep, parked; a timer ran) come true within microseconds of
+ * an event, far inside a tick.  So it sleeps on th_shared.kick, which
+ * th_note_start(), th_park() and the recording timers wake, a tick at
+ * most at a time; and after each wake-up (and at first) it looks again
+ * and again for TH_POLL_NS, yielding the CPU to whoever else is runnable
+ * on it, for what follows the event at once (a helper that started goes
+ * to sleep: off its run queue).  The poll's bound is by arch_clock_ns(),
+ * which may be calibrated well off: it only decides how long the case
+ * looks before it sleeps, never whether it passes.
  */
-#define wait_until(cond) ktest_wait_until(cond, WAIT_TICKS)
-
+#define TH_POLL_NS 1000000ULL	/* 1 ms, a quarter of a jiffy */
+#define wait_until(cond)                                                    \
+	({                                                                   \
+		unsigned long __end = jiffies + WAIT_TICKS;                  \
+		u64 __poll_end = arch_clock_ns() + TH_POLL_NS;               \
+		bool __done;                                                 \
+		while (!(__done = (cond))) {                                 \
+			if (arch_clock_ns() < __poll_end) {                  \
+				th_poll_pause();                             \
+				continue;                                    \
+			}                                                    \
+			if (!time_before(jiffies, __end))                    \
+				break;                                       \
+			wait_event_timeout(th_shared.kick, (cond), 1);       \
+			__poll_end = arch_clock_ns() + TH_POLL_NS;           \
+		}                                                            \
+		__done;                                                      \
+	})
 /* wait_until(cond), failing the case (and leaving it) if it never is. */
 #define assert_eventually(t, cond)                                          \
 	do {                                                                 \
@@ -165,6 +192,8 @@ static inline int add_int(int *p, int n)
 	return __atomic_add_fetch(p, n, __ATOMIC_ACQ_REL);
 }
 
+/* wait_until()'s pause between two looks: yield(), then a cpu_relax(). */
+void th_poll_pause(void);
 /* Skips the case on a one-CPU boot. */
 void th_need_two_cpus(struct ktest *t);
 /* The n-th online CPU, round and round. */

@@ -45,8 +45,13 @@
 /* bench_context_switch's rounds: 100 each, 300 under ktest.soak=1. */
 #define PINGPONG_ROUNDS KTEST_SOAK(100, 300)
 #define YIELD_ROUNDS KTEST_SOAK(100, 300)
-#define IDLE_SAMPLES 5
-#define BUSY_SAMPLES 3
+/* bench_wakeup_latency's wake-ups of an idle CPU's thread and of one
+ * behind a CPU-bound thread: 3 and 1, 5 and 3 under ktest.soak=1 (each
+ * of the latter waits out the spinner's slice). */
+#define MAX_IDLE_SAMPLES 5
+#define MAX_BUSY_SAMPLES 3
+#define IDLE_SAMPLES KTEST_SOAK(3, MAX_IDLE_SAMPLES)
+#define BUSY_SAMPLES KTEST_SOAK(1, MAX_BUSY_SAMPLES)
 
 struct wake_sample {
 	u64 wake_ns, run_ns;
@@ -69,7 +74,7 @@ static struct {
 	/* wake-up latency */
 	int kicks;
 	struct helper *spinner;
-	struct wake_sample samples[IDLE_SAMPLES + BUSY_SAMPLES];
+	struct wake_sample samples[MAX_IDLE_SAMPLES + MAX_BUSY_SAMPLES];
 } sh;
 
 static int sched_test_init(struct ktest *t)
@@ -406,6 +411,27 @@ static int count_while_running(void *data)
 }
 
 /*
+ * The counter preempt_disable_holds_off_the_tick watches: it counts and
+ * yields, so that the holder gets the CPU at once (not after the
+ * counter's slice) and it takes the CPU back the moment the holder lets
+ * go of it.
+ */
+static int count_and_yield(void *data)
+{
+	struct helper *h = data;
+	unsigned long end = jiffies + WAIT_TICKS;
+
+	th_note_start(h);
+	while (!READ_ONCE(sh.release) && !kthread_should_stop() &&
+	       time_before(jiffies, end)) {
+		__atomic_add_fetch(&h->progress, 1, __ATOMIC_RELAXED);
+		yield();
+	}
+	th_park(h);
+	return 0;
+}
+
+/*
  * With preemption off, spins until the tick asks for a reschedule and
  * HOLD_TICKS more of this CPU's ticks: the counter beside it on this CPU
  * (th_helpers[0]) must not move meanwhile, and must once preempt_enable()
@@ -444,7 +470,7 @@ static void preempt_disable_holds_off_the_tick(struct ktest *t)
 	int cpu = th_last_cpu();
 
 	/* The counter first: it is runnable when the holder starts. */
-	th_start_helper(t, count_while_running, cpu);
+	th_start_helper(t, count_and_yield, cpu);
 	th_start_helper(t, hold_off_preemption, cpu);
 	assert_eventually(t, th_all_parked());
 	KTEST_EXPECT_EQ(t, th_helpers[0].cpu_seen, cpu);

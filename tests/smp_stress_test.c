@@ -71,9 +71,10 @@
 #include "mm/topology.h"
 #include "tests/ktest.h"
 
-/* Operations per CPU (allocations + releases): 500 (each ring and
- * holding filled many times over), 3000 under ktest.soak=1. */
-#define OPS_PER_CPU KTEST_SOAK(500u, 3000u)
+/* Operations per CPU (allocations + releases): 200 (a hundred blocks
+ * through each CPU's holding, half of them through the rings), 3000
+ * under ktest.soak=1 (each ring and holding filled many times over). */
+#define OPS_PER_CPU KTEST_SOAK(200u, 3000u)
 #define HELD_MAX 32		/* blocks a CPU holds at most */
 #define RING_MAX 32		/* blocks in flight from one CPU to another */
 #define MIN_HELD 4		/* the least a small machine is given */

@@ -37,7 +37,9 @@
 #include "tests/ktest.h"
 #include "tests/sched_helpers.h"
 
-#define ORDER_TIMERS 6
+/* Timers armed in a random order: 4, 6 under ktest.soak=1. */
+#define MAX_ORDER_TIMERS 6
+#define ORDER_TIMERS KTEST_SOAK(4, MAX_ORDER_TIMERS)
 #define SLOW_TIMER_US 2000	/* a timer function that takes a while */
 
 /* ---- sleeping for a time ------------------------------------------------- */
@@ -64,37 +66,42 @@ static void expect_slept(struct ktest *t, unsigned int ms, unsigned long dj,
 	KTEST_EXPECT_GE(t, dj, msecs_to_jiffies(ms) + 1);
 }
 
-#define REMOTE_SLEEP_MS 10
-
-static int sleep_remotely(void *data)
+/* Sleeps h->magic ms, and notes how long it took and where it woke. */
+static int sleep_for_magic_ms(void *data)
 {
 	struct helper *h = data;
 
 	th_note_start(h);
-	timed_msleep(REMOTE_SLEEP_MS, &h->jiffies_slept, &h->ns_slept);
+	timed_msleep(h->magic, &h->jiffies_slept, &h->ns_slept);
 	h->cpu_later = raw_smp_processor_id();
 	th_park(h);
 	return 0;
 }
 
+/*
+ * Each length in a helper of its own, all at once and spread over the
+ * CPUs (each CPU's timers are its own tick's): the case takes as long as
+ * the longest sleep, not their sum.
+ */
 static void msleep_sleeps_at_least(struct ktest *t)
 {
-	static const unsigned int ms[] = { 1, 4, 5, 20 };
-	struct helper *h;
+	static const unsigned int ms[] = { 1, 4, 5, 10, 20 };
+	/* 20 ms only under ktest.soak=1: 10 already spans several jiffies. */
+	unsigned int n = KTEST_SOAK(ARRAY_SIZE(ms) - 1, ARRAY_SIZE(ms));
 
-	/* Meanwhile, on another CPU: its timers are its own tick's. */
-	h = th_start_helper(t, sleep_remotely, th_last_cpu());
-	for (unsigned int i = 0; i < ARRAY_SIZE(ms); i++) {
-		unsigned long dj;
-		u64 dns;
-
-		timed_msleep(ms[i], &dj, &dns);
-		expect_slept(t, ms[i], dj, dns, raw_smp_processor_id());
-	}
+	for (unsigned int i = 0; i < n; i++)
+		th_new_helper(t, sleep_for_magic_ms, th_nth_cpu((int)i))->magic =
+			ms[i];
+	for (unsigned int i = 0; i < n; i++)
+		wake_up_process(th_helpers[i].task);
 	assert_eventually(t, th_all_parked());
-	KTEST_EXPECT_EQ(t, h->cpu_later, h->bound);
-	expect_slept(t, REMOTE_SLEEP_MS, h->jiffies_slept, h->ns_slept,
-		     h->cpu_later);
+	for (unsigned int i = 0; i < n; i++) {
+		struct helper *h = &th_helpers[i];
+
+		KTEST_EXPECT_EQ(t, h->cpu_later, h->bound);
+		expect_slept(t, h->magic, h->jiffies_slept, h->ns_slept,
+			     h->cpu_later);
+	}
 }
 
 /* Wakes the case once it sleeps; what wake_up_process() said in ret. */
@@ -193,8 +200,8 @@ static void timer_runs_once_in_irq_on_its_cpu(struct ktest *t)
 	assert_eventually(t, read_int(&th_trec[NR_CPUS].fired) &&
 			     read_int(&th_trec[NR_CPUS + 1].fired) &&
 			     every_cpu_timer_fired());
-	/* A few more ticks: none of them runs again. */
-	th_sleep_until(jiffies + 3);
+	/* Another tick on every CPU: none of them runs again. */
+	th_sleep_until(jiffies + 2);
 	for_each_online_cpu(cpu) {
 		KTEST_EXPECT_EQ(t, read_int(&th_trec[cpu].fired), 1);
 		KTEST_EXPECT_FALSE(t, timer_pending(&th_trec[cpu].timer));
@@ -230,7 +237,7 @@ static void mod_timer_rearms_and_del_timer_disarms(struct ktest *t)
 	KTEST_EXPECT_EQ(t, del_timer(&r->timer), 0);
 
 	/* mod_timer() arms an idle one (0); del_timer() disarms it (1). */
-	expires = jiffies + 2;
+	expires = jiffies + 1;
 	KTEST_EXPECT_EQ(t, mod_timer(&r->timer, expires), 0);
 	KTEST_EXPECT_TRUE(t, timer_pending(&r->timer));
 	KTEST_EXPECT_EQ(t, del_timer(&r->timer), 1);
@@ -240,13 +247,13 @@ static void mod_timer_rearms_and_del_timer_disarms(struct ktest *t)
 	th_sleep_until(expires + 1);
 	KTEST_EXPECT_EQ(t, read_int(&r->fired), 1);
 
-	/* A function that re-arms its own timer 3 times runs 4 times. */
-	self->rearm = 3;
+	/* A function that re-arms its own timer twice runs 3 times. */
+	self->rearm = 2;
 	th_arm(1, jiffies + 1, -1);
-	assert_eventually(t, read_int(&self->fired) == 4);
+	assert_eventually(t, read_int(&self->fired) == 3);
 	KTEST_EXPECT_FALSE(t, timer_pending(&self->timer));
 	th_sleep_until(jiffies + 2);
-	KTEST_EXPECT_EQ(t, read_int(&self->fired), 4);
+	KTEST_EXPECT_EQ(t, read_int(&self->fired), 3);
 }
 
 static void del_timer_sync_waits_for_the_function(struct ktest *t)
@@ -262,11 +269,11 @@ static void del_timer_sync_waits_for_the_function(struct ktest *t)
 	 */
 	periodic->rearm = -1;
 	th_arm(0, jiffies + 1, cpu);
-	assert_eventually(t, read_int(&periodic->fired) >= 3);
+	assert_eventually(t, read_int(&periodic->fired) >= 2);
 	del_timer_sync(&periodic->timer);
 	KTEST_EXPECT_FALSE(t, timer_pending(&periodic->timer));
 	fired = read_int(&periodic->fired);
-	th_sleep_until(jiffies + 3);
+	th_sleep_until(jiffies + 2);
 	KTEST_EXPECT_EQ(t, read_int(&periodic->fired), fired);
 	KTEST_EXPECT_EQ(t, periodic->cpu, cpu);
 
@@ -292,7 +299,7 @@ static void del_timer_sync_waits_for_the_function(struct ktest *t)
 
 static void timers_run_in_expiry_order(struct ktest *t)
 {
-	int perm[ORDER_TIMERS];
+	int perm[MAX_ORDER_TIMERS];
 	unsigned long j0;
 	int i;
 

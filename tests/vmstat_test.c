@@ -15,13 +15,15 @@
  *
  * counters_exact_under_irqs_and_preemption: the zone event counters of a
  * private zone are counted from a timer on every online CPU (in the
- * hardirq, re-armed every jiffy) while two threads per CPU count into the
- * same counter (12 timer runs per CPU and 50000 adds per thread; 50
- * and 200000 under ktest.soak=1); the total must be exactly what was
- * added.  A count lost
- * to a tick or a preemption in the middle of an update shows as a
- * shortfall.
+ * hardirq, re-armed every jiffy; 6 runs per CPU, 50 under ktest.soak=1)
+ * while two threads per CPU count into the same counter for as long as
+ * the timers run (each counts its adds: at least CT_THREAD_MIN_ADDS, so
+ * every thread is in the fray); the total must be exactly what was
+ * added.  The threads are busy for every tick of the run and share
+ * their CPU, so ticks and slice-end preemptions land in the middle of
+ * their updates: a count lost to one shows as a shortfall.
  */
+#include "asm/processor.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
@@ -237,9 +239,11 @@ static void buddy_counts_match_free_pages(struct ktest *t)
 /* zone event counters under interrupts and preemption */
 
 #define CT_THREADS_PER_CPU 2
-/* Each thread's adds and each timer's runs: a quarter of ktest.soak=1's. */
-#define CT_THREAD_ADDS KTEST_SOAK(50000UL, 200000UL)
-#define CT_TIMER_RUNS KTEST_SOAK(12, 50)
+/* Each timer's runs: 6 (more than a slice: each CPU's threads are
+ * preempted), 50 under ktest.soak=1. */
+#define CT_TIMER_RUNS KTEST_SOAK(6, 50)
+#define CT_THREAD_MIN_ADDS 1000UL	/* a thread's, however soon the timers end */
+#define CT_CHECK_EVERY 256	/* adds between two looks at the timers */
 #define CT_TIMER_ADDS 1000UL
 #define CT_WAIT (10 * HZ)
 
@@ -253,6 +257,7 @@ static struct ct_timer {
 
 static struct ct_thread {
 	struct task_struct *task;
+	unsigned long adds;	/* read once done */
 	int done;		/* atomic */
 } ct_threads[NR_CPUS * CT_THREADS_PER_CPU];
 
@@ -266,12 +271,30 @@ static void ct_timer_fn(unsigned long data)
 		mod_timer(&c->timer, jiffies + 1);
 }
 
+static bool ct_timers_done(void)
+{
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		if (__atomic_load_n(&ct_timers[cpu].runs, __ATOMIC_ACQUIRE) > 0)
+			return false;
+	return true;
+}
+
+/* Counts until every timer has run out (CT_WAIT at most). */
 static int ct_thread_fn(void *arg)
 {
 	struct ct_thread *c = arg;
+	unsigned long end = jiffies + CT_WAIT, n = 0;
 
-	for (unsigned long i = 0; i < CT_THREAD_ADDS; i++)
-		zone_stat_inc(&cz, NR_ALLOC_SLOW);
+	for (;;) {
+		for (int i = 0; i < CT_CHECK_EVERY; i++)
+			zone_stat_inc(&cz, NR_ALLOC_SLOW);
+		n += CT_CHECK_EVERY;
+		cpu_relax();	/* the host build takes its interrupts here too */
+		if (n >= CT_THREAD_MIN_ADDS &&
+		    (ct_timers_done() || time_after(jiffies, end)))
+			break;
+	}
+	c->adds = n;
 	__atomic_store_n(&c->done, 1, __ATOMIC_RELEASE);
 	ktest_park_until_stopped();
 	return 0;
@@ -282,10 +305,7 @@ static bool ct_all_done(int nthreads)
 	for (int i = 0; i < nthreads; i++)
 		if (!__atomic_load_n(&ct_threads[i].done, __ATOMIC_ACQUIRE))
 			return false;
-	for (int cpu = 0; cpu < NR_CPUS; cpu++)
-		if (__atomic_load_n(&ct_timers[cpu].runs, __ATOMIC_ACQUIRE) > 0)
-			return false;
-	return true;
+	return ct_timers_done();
 }
 
 static void counters_exact_under_irqs_and_preemption(struct ktest *t)
@@ -310,7 +330,6 @@ static void counters_exact_under_irqs_and_preemption(struct ktest *t)
 			kthread_bind(task, cpu);
 			c->task = task;
 			nthreads++;
-			expect += CT_THREAD_ADDS;
 		}
 	}
 	for_each_online_cpu(cpu) {
@@ -334,6 +353,8 @@ static void counters_exact_under_irqs_and_preemption(struct ktest *t)
 	for (int i = 0; i < ntimers; i++)
 		del_timer_sync(&ct_timers[i].timer);
 	if (done) {
+		for (int i = 0; i < nthreads; i++)
+			expect += ct_threads[i].adds;
 		KTEST_EXPECT_EQ(t, zone_stat_read(&cz, NR_ALLOC_SLOW), expect);
 		ktest_printf(t, "%d threads and %d timers counted %lu events",
 			     nthreads, ntimers, zone_stat_read(&cz, NR_ALLOC_SLOW));
