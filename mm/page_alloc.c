@@ -24,7 +24,13 @@
  * Order-0 pages go through per-CPU hot and cold lists in front of the
  * buddy lists, refilled and trimmed a batch at a time under one zone
  * lock; hot low 2 * batch, high 6 * batch, cold 0 and 2 * batch, batch
- * from zone_batchsize() (2.6.12-15).  The fast path (alloc_page_fast)
+ * from zone_batchsize() (2.6.12-15).  The lock is held for the buddy
+ * work alone: a trim picks its pages off the list before taking it
+ * (4.17's free_pcppages_bulk), a refill spreads its pages on the list
+ * after dropping it, and takes them a block at a time
+ * (rmqueue_bulk_locked: the same pages and free lists as 2.6's one
+ * __rmqueue per page, without splitting a block page by page - mm86's
+ * own).  The fast path (alloc_page_fast)
  * takes from this CPU's list of the preferred zone only while the list is
  * above its low mark and the zone above pages_low: pages on a list are
  * outside free_pages, so the watermarks judge the zone's buddy lists
@@ -177,15 +183,30 @@ void zone_init_free_lists(struct zone *zone)
 	zone->free_pages = 0;
 }
 
-/* The block must be free, aligned and inside the zone. */
+/* Files a free block of this order at the head of its list. */
+static inline void add_to_free_area_locked(struct zone *zone, struct page *page,
+					   unsigned int order)
+{
+	set_buddy_order(page, order);
+	list_add(&page->lru, &zone->free_area[order].free_list);
+	zone->free_area[order].nr_free++;
+}
+
+/*
+ * The block must be free, aligned and inside the zone: checked with
+ * MM_DEBUG only, as 2.6.2x's VM_BUG_ON (CONFIG_DEBUG_VM) checked
+ * __free_one_page's alignment and range.
+ */
 void free_one_page_locked(struct page *page, struct zone *zone,
 			  unsigned int order)
 {
 	unsigned long pfn = page_to_pfn(page);
 
 	lockdep_assert_held(&zone->lock);
-	BUG_ON(pfn & ((1UL << order) - 1));
-	BUG_ON(!zone_spans_pfn(zone, pfn));
+	if (MM_DEBUG) {
+		BUG_ON(pfn & ((1UL << order) - 1));
+		BUG_ON(!zone_spans_pfn(zone, pfn));
+	}
 
 	zone->free_pages += 1UL << order;
 	/*
@@ -207,10 +228,7 @@ void free_one_page_locked(struct page *page, struct zone *zone,
 		order++;
 	}
 	/* LAB buddy: END */
-	page = pfn_to_page(pfn);
-	set_buddy_order(page, order);
-	list_add(&page->lru, &zone->free_area[order].free_list);
-	zone->free_area[order].nr_free++;
+	add_to_free_area_locked(zone, pfn_to_page(pfn), order);
 }
 
 /* Splits a block of order high down to order low, freeing the upper halves. */
@@ -260,6 +278,65 @@ struct page *rmqueue_locked(struct zone *zone, unsigned int order)
 		return page;
 	}
 	return NULL;
+}
+
+/*
+ * count order-0 pages (fewer when the zone runs out) off the buddy lists,
+ * leaving the lists exactly as count calls of rmqueue_locked(zone, 0)
+ * would - but a block at a time.  Those calls take the smallest free
+ * block and split it, filing its upper halves on the empty lists below,
+ * so the next calls take those halves first: a block is used up, lowest
+ * pfn first, before any other is touched.  So a block no larger than
+ * what is still wanted is taken whole, unsplit; the last one is split as
+ * expand_locked splits it down to the order that covers what is wanted,
+ * and what is left of that part is filed as the aligned blocks the single
+ * calls would have left.  Same pages, same order, same free lists, with
+ * O(blocks + MAX_ORDER) list operations under the lock instead of
+ * O(count * splits).  (mm86's own; 2.6 and later Linux call __rmqueue
+ * once a page.)
+ *
+ * The blocks go on blocks, linked by their head's lru, each head's
+ * private holding how many of its pages, from the head on, are taken
+ * (1..2^order); the caller spreads them, outside the lock.  Returns the
+ * number of pages taken.
+ */
+unsigned int rmqueue_bulk_locked(struct zone *zone, unsigned int count,
+				 struct list_head *blocks)
+{
+	unsigned int got = 0, cur = 0;
+
+	lockdep_assert_held(&zone->lock);
+	while (got < count) {
+		unsigned long want = count - got, size;
+		struct free_area *area;
+		struct page *page;
+
+		/* Below cur the lists are empty, and taking blocks whole keeps them so. */
+		while (cur < MAX_ORDER && list_empty(&zone->free_area[cur].free_list))
+			cur++;
+		if (cur == MAX_ORDER)
+			break;
+		area = &zone->free_area[cur];
+		page = list_first_entry(&area->free_list, struct page, lru);
+		list_del(&page->lru);
+		clear_buddy_order(page);
+		area->nr_free--;
+		size = 1UL << cur;
+		if (want < size) {
+			/* The order whose block covers want; what it leaves above want. */
+			unsigned int low = want > 1 ? (unsigned int)fls((unsigned int)(want - 1)) : 0;
+
+			expand_locked(zone, page, low, cur);
+			for (unsigned long i = want; i < (1UL << low); i += 1UL << __ffs(i))
+				add_to_free_area_locked(zone, page + i, (unsigned int)__ffs(i));
+			size = want;
+		}
+		zone->free_pages -= size;
+		page->private = size;
+		list_add_tail(&page->lru, blocks);
+		got += (unsigned int)size;
+	}
+	return got;
 }
 
 /* ---- page state checks ----------------------------------------------- */
@@ -485,49 +562,62 @@ void zone_pcp_init(struct zone *zone)
 
 /* LAB pcp: BEGIN rmqueue_bulk(): up to count order-0 pages onto a list, one zone lock */
 /*
- * Moves up to count order-0 pages from the buddy lists to list: one lock.
- * Interrupts off (asserted): list is this CPU's.
+ * Moves up to count order-0 pages from the buddy lists to list's tail,
+ * lowest pfn first: one lock, held only to take the blocks
+ * (rmqueue_bulk_locked); the pages, ours once off the buddy lists, are
+ * spread onto the list after it, so that their struct pages' cache
+ * misses are not paid with the lock held.  Interrupts off (asserted):
+ * list is this CPU's.
  */
 static int rmqueue_bulk(struct zone *zone, int count, struct list_head *list)
 {
-	int i;
+	struct page *head, *next;
+	LIST_HEAD(blocks);
+	unsigned int n;
 
 	lockdep_assert_irqs_disabled();
 	spin_lock(&zone->lock);
 	__zone_stat_inc(zone, NR_ZONE_LOCK);
-	for (i = 0; i < count; i++) {
-		struct page *page = rmqueue_locked(zone, 0);
-
-		if (!page)
-			break;
-		__SetPagePcp(page);
-		list_add_tail(&page->lru, list);
-	}
+	n = rmqueue_bulk_locked(zone, (unsigned int)count, &blocks);
 	spin_unlock(&zone->lock);
-	return i;
+	list_for_each_entry_safe(head, next, &blocks, lru) {
+		unsigned long nr = head->private;
+
+		head->private = 0;
+		for (unsigned long i = 0; i < nr; i++) {
+			__SetPagePcp(head + i);
+			list_add_tail(&head[i].lru, list);
+		}
+	}
+	return (int)n;
 }
 /* LAB pcp: END */
 
 /*
  * Gives up to count pages from the cold end of a list back: one lock.
- * Interrupts off (asserted): list is this CPU's.
+ * The pages are picked off the list, coldest first, before the lock is
+ * taken (4.17's free_pcppages_bulk): the lock is held only for the
+ * merging.  Interrupts off (asserted): list is this CPU's.
  */
 static __noinline int free_pages_bulk(struct zone *zone, int count,
 				  struct list_head *list)
 {
 	/* LAB pcp: BEGIN give up to count pages from the list's cold end back, one zone lock */
+	struct page *page, *next;
+	LIST_HEAD(batch);
 	int i;
 
 	lockdep_assert_irqs_disabled();
+	for (i = 0; i < count && !list_empty(list); i++) {
+		page = list_last_entry(list, struct page, lru);
+		list_move_tail(&page->lru, &batch);
+		__ClearPagePcp(page);
+	}
 	spin_lock(&zone->lock);
 	__zone_stat_inc(zone, NR_ZONE_LOCK);
-	for (i = 0; i < count && !list_empty(list); i++) {
-		struct page *page = list_last_entry(list, struct page, lru);
-
-		list_del(&page->lru);
-		__ClearPagePcp(page);
+	/* Each page's lru is rewritten (filed) or left (merged): read next first. */
+	list_for_each_entry_safe(page, next, &batch, lru)
 		free_one_page_locked(page, zone, 0);
-	}
 	spin_unlock(&zone->lock);
 	__zone_stat_add(zone, NR_PCP_DRAIN, (unsigned long)i);
 	return i;
