@@ -390,10 +390,27 @@ static void __free_pages_ok(struct page *page, unsigned int order)
 	spin_unlock_irqrestore(&zone->lock, flags);
 }
 
-/* Drops the caller's reference; true when it was the last one. */
+/*
+ * Drops the caller's reference; true when it was the last one.  A count
+ * of 1 is the caller's reference alone, and only a holder of a reference
+ * takes another (get_page(): mm86 has no speculative references, as 2.6
+ * had none before 2.6.27's lockless page cache), so nothing can change
+ * it meanwhile: a plain store of 0 drops it without the locked
+ * instruction, which is most of what an order-0 free costs when the
+ * struct page is not in L1.  mm86's own, the idiom of Linux's skb_unref()
+ * (a users count of 1 is not decremented atomically).  The acquire load
+ * orders the page's last uses by other holders, which dropped theirs with
+ * a release, before its free.
+ */
 static inline bool put_page_testzero(struct page *page)
 {
-	if (MM_DEBUG && unlikely(page_count(page) <= 0))
+	int count = __atomic_load_n(&page->_count, __ATOMIC_ACQUIRE);
+
+	if (likely(count == 1)) {
+		set_page_count(page, 0);
+		return true;
+	}
+	if (MM_DEBUG && unlikely(count <= 0))
 		bad_page(page, "freeing a page that is not allocated (refcount 0): double free?");
 	return __atomic_sub_fetch(&page->_count, 1, __ATOMIC_ACQ_REL) == 0;
 }
@@ -401,8 +418,11 @@ static inline bool put_page_testzero(struct page *page)
 /* MM_DEBUG only: a production build trusts the pointer, as 2.6 did. */
 static inline void check_page_pointer(const struct page *page, const char *fn)
 {
-	if (MM_DEBUG && unlikely(page < mem_map || page >= mem_map + max_pfn ||
-	    ((unsigned long)page - (unsigned long)mem_map) % sizeof(*page))) {
+	/* One unsigned comparison: below mem_map wraps to a huge offset. */
+	unsigned long off = (unsigned long)page - (unsigned long)mem_map;
+
+	if (MM_DEBUG && unlikely(off >= max_pfn * sizeof(*page) ||
+				 off % sizeof(*page))) {
 		pr_alert("BUG: %s: %p is not a struct page (not an allocation)\n",
 			 fn, (const void *)page);
 		dump_stack();
@@ -415,7 +435,8 @@ static __always_inline void free_hot_cold_page(struct page *page, bool cold);
 void __free_pages(struct page *page, unsigned int order)
 {
 	check_page_pointer(page, "__free_pages");
-	BUG_ON(order >= MAX_ORDER);
+	if (MM_DEBUG)
+		BUG_ON(order >= MAX_ORDER);
 	if (put_page_testzero(page)) {
 		if (likely(order == 0))
 			free_hot_cold_page(page, false);
@@ -633,9 +654,15 @@ static __noinline int free_pages_bulk(struct zone *zone, int count,
  */
 static inline struct page *pcp_take(struct per_cpu_pages *pcp)
 {
-	struct page *page = list_first_entry(&pcp->list, struct page, lru);
+	struct list_head *first = pcp->list.next, *next = first->next;
+	struct page *page = list_entry(first, struct page, lru);
 
-	list_del(&page->lru);
+	/* list_del() of the head, whose prev is known; poisoned with MM_DEBUG. */
+	__list_del(&pcp->list, next);
+	if (MM_DEBUG) {
+		first->next = LIST_POISON1;
+		first->prev = LIST_POISON2;
+	}
 	__ClearPagePcp(page);
 	pcp->count--;
 	return page;
@@ -1061,21 +1088,22 @@ got_pg_fast:
  * buffered_rmqueue), so one comparison keeps it: a zone at or below
  * pages_low goes to the full path, which wakes kswapd and lets the
  * allocation go only as far down as its ALLOC_* flags allow.  Anything
- * else - an empty or low list, another order, an odd mask - takes the
+ * else - an empty or low list, another order, an odd mask, __GFP_ZERO or
+ * page poisoning (the full path's prep_new_page does both) - takes the
  * full path too, which refills the list under the zone lock.
  *
  * Nothing on the way to a page calls a function and comes back: every
  * call is a tail call, or a noinline helper that finishes the job
- * (alloc_page_fast_finish: the full local_irq_restore, poison, zeroing;
+ * (alloc_page_fast_finish: the full local_irq_restore, then the page's prep;
  * alloc_pages_refill: the full restore, then the full path), so the path
  * needs no callee-saved registers.
  */
 static __noinline struct page *alloc_page_fast_finish(struct page *page,
-						      gfp_t gfp_mask,
 						      unsigned long flags)
 {
 	local_irq_restore_slow(flags);
-	prep_new_page(page, 0, gfp_mask);
+	new_page_check_fast(page, 0);
+	set_new_page(page, 0);
 	return page;
 }
 
@@ -1109,13 +1137,13 @@ static __always_inline struct page *alloc_page_fast(struct zonelist *zl,
 	pcp = ps->pcp + (unsigned long)!!(gfp_mask & __GFP_COLD);
 	if (unlikely(pcp->count <= pcp->low))
 		return alloc_pages_refill(gfp_mask, zl, flags);
-	page = pcp_take(pcp);
+	/* The counts first: ps is then dead, which spares a register. */
 	__pageset_stat_inc(ps, NR_PCP_HIT);
 	__pageset_stat_inc(ps, NR_ALLOC_FAST);
-	if (unlikely(page_poisoning || (gfp_mask & __GFP_ZERO) ||
-		     !local_irq_restore_fast(flags)))
-		return alloc_page_fast_finish(page, gfp_mask, flags);
-	/* prep_new_page() less the poison and zeroing just ruled out. */
+	page = pcp_take(pcp);
+	if (unlikely(!local_irq_restore_fast(flags)))
+		return alloc_page_fast_finish(page, flags);
+	/* prep_new_page() less the poison and zeroing its caller ruled out. */
 	new_page_check_fast(page, 0);
 	set_new_page(page, 0);
 	return page;
@@ -1133,8 +1161,8 @@ static __always_inline struct page *alloc_pages_zonelist(gfp_t gfp_mask,
 	if (MM_DEBUG)
 		might_sleep_if(gfp_mask & __GFP_WAIT);
 	if (likely(order == 0 && !READ_ONCE(fail_alloc_tasks) &&
-		   zl->zones[0] && !pcp_bypass &&
-		   !(gfp_mask & ~__GFP_BITS_MASK)))
+		   zl->zones[0] && !pcp_bypass && !page_poisoning &&
+		   !(gfp_mask & (~__GFP_BITS_MASK | __GFP_ZERO))))
 		return alloc_page_fast(zl, gfp_mask);
 	if (should_fail_alloc(gfp_mask))
 		return NULL;
