@@ -30,9 +30,10 @@
  * after dropping it, and takes them a block at a time
  * (rmqueue_bulk_locked: the same pages and free lists as 2.6's one
  * __rmqueue per page, without splitting a block page by page - mm86's
- * own).  The fast path (alloc_page_fast)
- * takes from this CPU's list of the preferred zone only while the list is
- * above its low mark and the zone above pages_low: pages on a list are
+ * own).  The fast path (alloc_page_fast) takes from this CPU's list of
+ * the preferred zone only while the list is above its low mark and the
+ * zone above pages_low, and only for a plain mask (__GFP_ZERO and page
+ * poisoning take the full path, whose prep_new_page does them): pages on a list are
  * outside free_pages, so the watermarks judge the zone's buddy lists
  * alone, as 2.6.15+ checked zone_watermark_ok before buffered_rmqueue.
  * It is later Linux's fast path in 2.6's structures: inlined into
@@ -45,7 +46,11 @@
  * pcp_free_trim, local_irq_restore_slow), so the fast paths save no
  * registers for calls they do not make.  The order-0 page state checks
  * are MM_DEBUG's (mm/mm.h; CONFIG_DEBUG_VM's since 4.7, see
- * mm/internal.h).
+ * mm/internal.h), and so are __free_one_page's alignment and span checks
+ * (2.6.2x's VM_BUG_ON) and __free_pages' order check.  The last
+ * reference to a page, a count of 1, is dropped by a plain store, not a
+ * locked decrement (put_page_testzero: mm86's own, sound because mm86,
+ * like 2.6 before 2.6.27, takes no speculative references).
  *
  * Allocation (__alloc_pages) has the shape of Linux 2.6's:
  *  - try every zone of the zonelist at pages_low (plus lowmem_reserve
