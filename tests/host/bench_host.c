@@ -29,10 +29,21 @@
  *    measure when the host runs the other thread).  Spinning on a lock
  *    does count: that is contention.
  *  - The figure is the median round of BATCH operations over all
- *    threads and REPS runs (measure()), so that a round the host
+ *    threads and REPS runs (measure_row()), so that a round the host
  *    stretched now and then (a lock holder descheduled while the other
  *    thread spins for it, which a kernel holding a spinlock with
- *    interrupts off never is) is one sample of hundreds.
+ *    interrupts off never is) is one sample of hundreds; and the
+ *    allocators of a table take turns run by run, so that a busier
+ *    machine weighs on every row alike.
+ *
+ * What stays: the machine's load moves every figure (all rows at once,
+ * up to 1.6x between runs here), so compare ratios within a run; and
+ * mm86's cross 2T pays for the host's spin waits - a "CPU" waiting for
+ * a spinlock calls sched_yield() every 64 pauses (arch/host/cpu.c),
+ * a system call that costs microseconds under this machine's
+ * hypervisor, and the ticket lock then makes the holder's next turn
+ * wait for it: with a yield every 4096 pauses instead, cross 2T was
+ * 63 ns against mimalloc's 54, not 200.
  *
  * The peers are reached by their own entry points so that all of them
  * live in one process: glibc through __libc_malloc/__libc_free, mimalloc
@@ -356,38 +367,57 @@ static int cmp_ull(const void *a, const void *b)
 }
 
 /*
- * ns per operation: the median round of BATCH operations, over every
- * thread's rounds of REPS runs (after one run to warm up): 300 rounds
- * on one thread, 600 on two.
+ * ns per operation of each of n allocators: the median round of BATCH
+ * operations, over every thread's rounds of REPS runs (after one run to
+ * warm up): 300 rounds on one thread, 600 on two.  The allocators take
+ * turns, run by run, so that the machine's load, which drifts over
+ * seconds on a shared machine, weighs on each of them alike: measured
+ * one after the other, a row could see a busier machine than the row it
+ * is compared with.
  */
 #define ROUNDS (REPS * (OPS / BATCH) * MAX_THREADS)
+#define MAX_ROW 8
+
+static void measure_row(const struct allocator *as, int n, enum pattern p,
+			size_t size, unsigned int threads, double *out)
+{
+	static unsigned long long per[MAX_ROW][ROUNDS];
+	unsigned int got[MAX_ROW] = { 0 };
+
+	for (int r = 0; r < REPS + 1; r++) {
+		for (int i = 0; i < n; i++) {
+			struct job *j = calloc(1, sizeof(*j));
+
+			j->a = &as[i];
+			j->pattern = p;
+			j->size = size;
+			j->threads = threads;
+			on_each_cpu(job_fn, j, true);
+			if (j->failed) {
+				fprintf(stderr, "bench: %s failed to allocate\n",
+					as[i].name);
+				exit(1);
+			}
+			if (r)	/* the first run warms up */
+				for (unsigned int t = 0; t < threads; t++)
+					for (unsigned int k = 0; k < OPS / BATCH; k++)
+						per[i][got[i]++] = j->seg[t][k];
+			free(j);
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		qsort(per[i], got[i], sizeof(per[i][0]), cmp_ull);
+		out[i] = (double)per[i][got[i] / 2] / BATCH;
+	}
+}
 
 static double measure(const struct allocator *a, enum pattern p, size_t size,
 		      unsigned int threads)
 {
-	static unsigned long long per[ROUNDS];
-	unsigned int n = 0;
+	double v;
 
-	for (int r = 0; r < REPS + 1; r++) {
-		struct job *j = calloc(1, sizeof(*j));
-
-		j->a = a;
-		j->pattern = p;
-		j->size = size;
-		j->threads = threads;
-		on_each_cpu(job_fn, j, true);
-		if (j->failed) {
-			fprintf(stderr, "bench: %s failed to allocate\n", a->name);
-			exit(1);
-		}
-		if (r)	/* the first run warms up */
-			for (unsigned int t = 0; t < threads; t++)
-				for (unsigned int k = 0; k < OPS / BATCH; k++)
-					per[n++] = j->seg[t][k];
-		free(j);
-	}
-	qsort(per, n, sizeof(per[0]), cmp_ull);
-	return (double)per[n / 2] / BATCH;
+	measure_row(a, 1, p, size, threads, &v);
+	return v;
 }
 
 /*
@@ -424,14 +454,16 @@ static void pin_cpus(void)
 static void table(const char *title, const struct allocator *as, int n,
 		  size_t size, int ref)
 {
-	double v[8][5];
+	static const struct { enum pattern p; unsigned int threads; } col[5] = {
+		{ PAIRS, 1 }, { BATCH_REVERSE, 1 }, { RANDOM_ORDER, 1 },
+		{ CROSS_THREAD, 2 }, { PAIRS, 2 },
+	};
+	double v[MAX_ROW][5], c[MAX_ROW];
 
-	for (int i = 0; i < n; i++) {
-		v[i][0] = measure(&as[i], PAIRS, size, 1);
-		v[i][1] = measure(&as[i], BATCH_REVERSE, size, 1);
-		v[i][2] = measure(&as[i], RANDOM_ORDER, size, 1);
-		v[i][3] = measure(&as[i], CROSS_THREAD, size, 2);
-		v[i][4] = measure(&as[i], PAIRS, size, 2);
+	for (int k = 0; k < 5; k++) {
+		measure_row(as, n, col[k].p, size, col[k].threads, c);
+		for (int i = 0; i < n; i++)
+			v[i][k] = c[i];
 	}
 	printf("\n%s\n", title);
 	printf("  %-26s | %7s | %7s | %7s | %8s | %8s | pairs / %s\n",
@@ -880,7 +912,8 @@ int main(int argc, char **argv)
 
 	printf("mm86 bench-host: ns per alloc+free: the median round of %d operations of\n"
 	       "  %d runs of %d per thread (each thread's CPU time in its allocations\n"
-	       "  and frees, handoff waits excluded)\n", BATCH, REPS, OPS);
+	       "  and frees, handoff waits excluded; a table's allocators take turns\n"
+	       "  run by run)\n", BATCH, REPS, OPS);
 	pin_cpus();
 	table("single pages (4096 bytes)", page_allocators, 5, 4096, 1);
 	pcp_against_bypass();
