@@ -629,21 +629,29 @@ static __noinline int free_pages_bulk(struct zone *zone, int count,
 				  struct list_head *list)
 {
 	/* LAB pcp: BEGIN give up to count pages from the list's cold end back, one zone lock */
-	struct page *page, *next;
-	LIST_HEAD(batch);
+	struct list_head *first = list, *pos = list->prev;
 	int i;
 
 	lockdep_assert_irqs_disabled();
-	for (i = 0; i < count && !list_empty(list); i++) {
-		page = list_last_entry(list, struct page, lru);
-		list_move_tail(&page->lru, &batch);
-		__ClearPagePcp(page);
+	/* [first, the tail]: up to count pages, cut off the list in one go. */
+	for (i = 0; i < count && first->prev != list; i++) {
+		first = first->prev;
+		__ClearPagePcp(list_entry(first, struct page, lru));
 	}
+	first->prev->next = list;
+	list->prev = first->prev;
 	spin_lock(&zone->lock);
 	__zone_stat_inc(zone, NR_ZONE_LOCK);
-	/* Each page's lru is rewritten (filed) or left (merged): read next first. */
-	list_for_each_entry_safe(page, next, &batch, lru)
-		free_one_page_locked(page, zone, 0);
+	/*
+	 * Coldest first, from the tail back.  Each page's lru is rewritten
+	 * (filed) or left (merged): read prev first.
+	 */
+	for (int n = i; n > 0; n--) {
+		struct list_head *prev = pos->prev;
+
+		free_one_page_locked(list_entry(pos, struct page, lru), zone, 0);
+		pos = prev;
+	}
 	spin_unlock(&zone->lock);
 	__zone_stat_add(zone, NR_PCP_DRAIN, (unsigned long)i);
 	return i;
