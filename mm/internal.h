@@ -18,6 +18,9 @@
 void free_one_page_locked(struct page *page, struct zone *zone,
 			  unsigned int order);
 struct page *rmqueue_locked(struct zone *zone, unsigned int order);
+/* count order-0 pages as count rmqueue_locked() calls, a block at a time. */
+unsigned int rmqueue_bulk_locked(struct zone *zone, unsigned int count,
+				 struct list_head *blocks);
 void zone_init_free_lists(struct zone *zone);
 
 bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,

@@ -198,7 +198,8 @@ static inline unsigned long zone_end_pfn(const struct zone *z)
 
 static inline bool zone_spans_pfn(const struct zone *z, unsigned long pfn)
 {
-	return pfn >= z->zone_start_pfn && pfn < zone_end_pfn(z);
+	/* One unsigned comparison: a pfn below the start wraps to a huge offset. */
+	return pfn - z->zone_start_pfn < z->spanned_pages;
 }
 
 static inline bool populated_zone(const struct zone *z)

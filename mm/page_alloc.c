@@ -24,9 +24,16 @@
  * Order-0 pages go through per-CPU hot and cold lists in front of the
  * buddy lists, refilled and trimmed a batch at a time under one zone
  * lock; hot low 2 * batch, high 6 * batch, cold 0 and 2 * batch, batch
- * from zone_batchsize() (2.6.12-15).  The fast path (alloc_page_fast)
- * takes from this CPU's list of the preferred zone only while the list is
- * above its low mark and the zone above pages_low: pages on a list are
+ * from zone_batchsize() (2.6.12-15).  The lock is held for the buddy
+ * work alone: a trim picks its pages off the list before taking it
+ * (4.17's free_pcppages_bulk), a refill spreads its pages on the list
+ * after dropping it, and takes them a block at a time
+ * (rmqueue_bulk_locked: the same pages and free lists as 2.6's one
+ * __rmqueue per page, without splitting a block page by page - mm86's
+ * own).  The fast path (alloc_page_fast) takes from this CPU's list of
+ * the preferred zone only while the list is above its low mark and the
+ * zone above pages_low, and only for a plain mask (__GFP_ZERO and page
+ * poisoning take the full path, whose prep_new_page does them): pages on a list are
  * outside free_pages, so the watermarks judge the zone's buddy lists
  * alone, as 2.6.15+ checked zone_watermark_ok before buffered_rmqueue.
  * It is later Linux's fast path in 2.6's structures: inlined into
@@ -39,7 +46,11 @@
  * pcp_free_trim, local_irq_restore_slow), so the fast paths save no
  * registers for calls they do not make.  The order-0 page state checks
  * are MM_DEBUG's (mm/mm.h; CONFIG_DEBUG_VM's since 4.7, see
- * mm/internal.h).
+ * mm/internal.h), and so are __free_one_page's alignment and span checks
+ * (2.6.2x's VM_BUG_ON) and __free_pages' order check.  The last
+ * reference to a page, a count of 1, is dropped by a plain store, not a
+ * locked decrement (put_page_testzero: mm86's own, sound because mm86,
+ * like 2.6 before 2.6.27, takes no speculative references).
  *
  * Allocation (__alloc_pages) has the shape of Linux 2.6's:
  *  - try every zone of the zonelist at pages_low (plus lowmem_reserve
@@ -177,15 +188,30 @@ void zone_init_free_lists(struct zone *zone)
 	zone->free_pages = 0;
 }
 
-/* The block must be free, aligned and inside the zone. */
+/* Files a free block of this order at the head of its list. */
+static inline void add_to_free_area_locked(struct zone *zone, struct page *page,
+					   unsigned int order)
+{
+	set_buddy_order(page, order);
+	list_add(&page->lru, &zone->free_area[order].free_list);
+	zone->free_area[order].nr_free++;
+}
+
+/*
+ * The block must be free, aligned and inside the zone: checked with
+ * MM_DEBUG only, as 2.6.2x's VM_BUG_ON (CONFIG_DEBUG_VM) checked
+ * __free_one_page's alignment and range.
+ */
 void free_one_page_locked(struct page *page, struct zone *zone,
 			  unsigned int order)
 {
 	unsigned long pfn = page_to_pfn(page);
 
 	lockdep_assert_held(&zone->lock);
-	BUG_ON(pfn & ((1UL << order) - 1));
-	BUG_ON(!zone_spans_pfn(zone, pfn));
+	if (MM_DEBUG) {
+		BUG_ON(pfn & ((1UL << order) - 1));
+		BUG_ON(!zone_spans_pfn(zone, pfn));
+	}
 
 	zone->free_pages += 1UL << order;
 	/*
@@ -207,10 +233,7 @@ void free_one_page_locked(struct page *page, struct zone *zone,
 		order++;
 	}
 	/* LAB buddy: END */
-	page = pfn_to_page(pfn);
-	set_buddy_order(page, order);
-	list_add(&page->lru, &zone->free_area[order].free_list);
-	zone->free_area[order].nr_free++;
+	add_to_free_area_locked(zone, pfn_to_page(pfn), order);
 }
 
 /* Splits a block of order high down to order low, freeing the upper halves. */
@@ -260,6 +283,65 @@ struct page *rmqueue_locked(struct zone *zone, unsigned int order)
 		return page;
 	}
 	return NULL;
+}
+
+/*
+ * count order-0 pages (fewer when the zone runs out) off the buddy lists,
+ * leaving the lists exactly as count calls of rmqueue_locked(zone, 0)
+ * would - but a block at a time.  Those calls take the smallest free
+ * block and split it, filing its upper halves on the empty lists below,
+ * so the next calls take those halves first: a block is used up, lowest
+ * pfn first, before any other is touched.  So a block no larger than
+ * what is still wanted is taken whole, unsplit; the last one is split as
+ * expand_locked splits it down to the order that covers what is wanted,
+ * and what is left of that part is filed as the aligned blocks the single
+ * calls would have left.  Same pages, same order, same free lists, with
+ * O(blocks + MAX_ORDER) list operations under the lock instead of
+ * O(count * splits).  (mm86's own; 2.6 and later Linux call __rmqueue
+ * once a page.)
+ *
+ * The blocks go on blocks, linked by their head's lru, each head's
+ * private holding how many of its pages, from the head on, are taken
+ * (1..2^order); the caller spreads them, outside the lock.  Returns the
+ * number of pages taken.
+ */
+unsigned int rmqueue_bulk_locked(struct zone *zone, unsigned int count,
+				 struct list_head *blocks)
+{
+	unsigned int got = 0, cur = 0;
+
+	lockdep_assert_held(&zone->lock);
+	while (got < count) {
+		unsigned long want = count - got, size;
+		struct free_area *area;
+		struct page *page;
+
+		/* Below cur the lists are empty, and taking blocks whole keeps them so. */
+		while (cur < MAX_ORDER && list_empty(&zone->free_area[cur].free_list))
+			cur++;
+		if (cur == MAX_ORDER)
+			break;
+		area = &zone->free_area[cur];
+		page = list_first_entry(&area->free_list, struct page, lru);
+		list_del(&page->lru);
+		clear_buddy_order(page);
+		area->nr_free--;
+		size = 1UL << cur;
+		if (want < size) {
+			/* The order whose block covers want; what it leaves above want. */
+			unsigned int low = want > 1 ? (unsigned int)fls((unsigned int)(want - 1)) : 0;
+
+			expand_locked(zone, page, low, cur);
+			for (unsigned long i = want; i < (1UL << low); i += 1UL << __ffs(i))
+				add_to_free_area_locked(zone, page + i, (unsigned int)__ffs(i));
+			size = want;
+		}
+		zone->free_pages -= size;
+		page->private = size;
+		list_add_tail(&page->lru, blocks);
+		got += (unsigned int)size;
+	}
+	return got;
 }
 
 /* ---- page state checks ----------------------------------------------- */
@@ -313,10 +395,27 @@ static void __free_pages_ok(struct page *page, unsigned int order)
 	spin_unlock_irqrestore(&zone->lock, flags);
 }
 
-/* Drops the caller's reference; true when it was the last one. */
+/*
+ * Drops the caller's reference; true when it was the last one.  A count
+ * of 1 is the caller's reference alone, and only a holder of a reference
+ * takes another (get_page(): mm86 has no speculative references, as 2.6
+ * had none before 2.6.27's lockless page cache), so nothing can change
+ * it meanwhile: a plain store of 0 drops it without the locked
+ * instruction, which is most of what an order-0 free costs when the
+ * struct page is not in L1.  mm86's own, the idiom of Linux's skb_unref()
+ * (a users count of 1 is not decremented atomically).  The acquire load
+ * orders the page's last uses by other holders, which dropped theirs with
+ * a release, before its free.
+ */
 static inline bool put_page_testzero(struct page *page)
 {
-	if (MM_DEBUG && unlikely(page_count(page) <= 0))
+	int count = __atomic_load_n(&page->_count, __ATOMIC_ACQUIRE);
+
+	if (likely(count == 1)) {
+		set_page_count(page, 0);
+		return true;
+	}
+	if (MM_DEBUG && unlikely(count <= 0))
 		bad_page(page, "freeing a page that is not allocated (refcount 0): double free?");
 	return __atomic_sub_fetch(&page->_count, 1, __ATOMIC_ACQ_REL) == 0;
 }
@@ -324,8 +423,11 @@ static inline bool put_page_testzero(struct page *page)
 /* MM_DEBUG only: a production build trusts the pointer, as 2.6 did. */
 static inline void check_page_pointer(const struct page *page, const char *fn)
 {
-	if (MM_DEBUG && unlikely(page < mem_map || page >= mem_map + max_pfn ||
-	    ((unsigned long)page - (unsigned long)mem_map) % sizeof(*page))) {
+	/* One unsigned comparison: below mem_map wraps to a huge offset. */
+	unsigned long off = (unsigned long)page - (unsigned long)mem_map;
+
+	if (MM_DEBUG && unlikely(off >= max_pfn * sizeof(*page) ||
+				 off % sizeof(*page))) {
 		pr_alert("BUG: %s: %p is not a struct page (not an allocation)\n",
 			 fn, (const void *)page);
 		dump_stack();
@@ -338,7 +440,8 @@ static __always_inline void free_hot_cold_page(struct page *page, bool cold);
 void __free_pages(struct page *page, unsigned int order)
 {
 	check_page_pointer(page, "__free_pages");
-	BUG_ON(order >= MAX_ORDER);
+	if (MM_DEBUG)
+		BUG_ON(order >= MAX_ORDER);
 	if (put_page_testzero(page)) {
 		if (likely(order == 0))
 			free_hot_cold_page(page, false);
@@ -485,48 +588,69 @@ void zone_pcp_init(struct zone *zone)
 
 /* LAB pcp: BEGIN rmqueue_bulk(): up to count order-0 pages onto a list, one zone lock */
 /*
- * Moves up to count order-0 pages from the buddy lists to list: one lock.
- * Interrupts off (asserted): list is this CPU's.
+ * Moves up to count order-0 pages from the buddy lists to list's tail,
+ * lowest pfn first: one lock, held only to take the blocks
+ * (rmqueue_bulk_locked); the pages, ours once off the buddy lists, are
+ * spread onto the list after it, so that their struct pages' cache
+ * misses are not paid with the lock held.  Interrupts off (asserted):
+ * list is this CPU's.
  */
 static int rmqueue_bulk(struct zone *zone, int count, struct list_head *list)
 {
-	int i;
+	struct page *head, *next;
+	LIST_HEAD(blocks);
+	unsigned int n;
 
 	lockdep_assert_irqs_disabled();
 	spin_lock(&zone->lock);
 	__zone_stat_inc(zone, NR_ZONE_LOCK);
-	for (i = 0; i < count; i++) {
-		struct page *page = rmqueue_locked(zone, 0);
-
-		if (!page)
-			break;
-		__SetPagePcp(page);
-		list_add_tail(&page->lru, list);
-	}
+	n = rmqueue_bulk_locked(zone, (unsigned int)count, &blocks);
 	spin_unlock(&zone->lock);
-	return i;
+	list_for_each_entry_safe(head, next, &blocks, lru) {
+		unsigned long nr = head->private;
+
+		head->private = 0;
+		for (unsigned long i = 0; i < nr; i++) {
+			__SetPagePcp(head + i);
+			list_add_tail(&head[i].lru, list);
+		}
+	}
+	return (int)n;
 }
 /* LAB pcp: END */
 
 /*
  * Gives up to count pages from the cold end of a list back: one lock.
- * Interrupts off (asserted): list is this CPU's.
+ * The pages are picked off the list, coldest first, before the lock is
+ * taken (4.17's free_pcppages_bulk): the lock is held only for the
+ * merging.  Interrupts off (asserted): list is this CPU's.
  */
 static __noinline int free_pages_bulk(struct zone *zone, int count,
 				  struct list_head *list)
 {
 	/* LAB pcp: BEGIN give up to count pages from the list's cold end back, one zone lock */
+	struct list_head *first = list, *pos = list->prev;
 	int i;
 
 	lockdep_assert_irqs_disabled();
+	/* [first, the tail]: up to count pages, cut off the list in one go. */
+	for (i = 0; i < count && first->prev != list; i++) {
+		first = first->prev;
+		__ClearPagePcp(list_entry(first, struct page, lru));
+	}
+	first->prev->next = list;
+	list->prev = first->prev;
 	spin_lock(&zone->lock);
 	__zone_stat_inc(zone, NR_ZONE_LOCK);
-	for (i = 0; i < count && !list_empty(list); i++) {
-		struct page *page = list_last_entry(list, struct page, lru);
+	/*
+	 * Coldest first, from the tail back.  Each page's lru is rewritten
+	 * (filed) or left (merged): read prev first.
+	 */
+	for (int n = i; n > 0; n--) {
+		struct list_head *prev = pos->prev;
 
-		list_del(&page->lru);
-		__ClearPagePcp(page);
-		free_one_page_locked(page, zone, 0);
+		free_one_page_locked(list_entry(pos, struct page, lru), zone, 0);
+		pos = prev;
 	}
 	spin_unlock(&zone->lock);
 	__zone_stat_add(zone, NR_PCP_DRAIN, (unsigned long)i);
@@ -543,9 +667,15 @@ static __noinline int free_pages_bulk(struct zone *zone, int count,
  */
 static inline struct page *pcp_take(struct per_cpu_pages *pcp)
 {
-	struct page *page = list_first_entry(&pcp->list, struct page, lru);
+	struct list_head *first = pcp->list.next, *next = first->next;
+	struct page *page = list_entry(first, struct page, lru);
 
-	list_del(&page->lru);
+	/* list_del() of the head, whose prev is known; poisoned with MM_DEBUG. */
+	__list_del(&pcp->list, next);
+	if (MM_DEBUG) {
+		first->next = LIST_POISON1;
+		first->prev = LIST_POISON2;
+	}
 	__ClearPagePcp(page);
 	pcp->count--;
 	return page;
@@ -971,21 +1101,22 @@ got_pg_fast:
  * buffered_rmqueue), so one comparison keeps it: a zone at or below
  * pages_low goes to the full path, which wakes kswapd and lets the
  * allocation go only as far down as its ALLOC_* flags allow.  Anything
- * else - an empty or low list, another order, an odd mask - takes the
+ * else - an empty or low list, another order, an odd mask, __GFP_ZERO or
+ * page poisoning (the full path's prep_new_page does both) - takes the
  * full path too, which refills the list under the zone lock.
  *
  * Nothing on the way to a page calls a function and comes back: every
  * call is a tail call, or a noinline helper that finishes the job
- * (alloc_page_fast_finish: the full local_irq_restore, poison, zeroing;
+ * (alloc_page_fast_finish: the full local_irq_restore, then the page's prep;
  * alloc_pages_refill: the full restore, then the full path), so the path
  * needs no callee-saved registers.
  */
 static __noinline struct page *alloc_page_fast_finish(struct page *page,
-						      gfp_t gfp_mask,
 						      unsigned long flags)
 {
 	local_irq_restore_slow(flags);
-	prep_new_page(page, 0, gfp_mask);
+	new_page_check_fast(page, 0);
+	set_new_page(page, 0);
 	return page;
 }
 
@@ -1019,13 +1150,13 @@ static __always_inline struct page *alloc_page_fast(struct zonelist *zl,
 	pcp = ps->pcp + (unsigned long)!!(gfp_mask & __GFP_COLD);
 	if (unlikely(pcp->count <= pcp->low))
 		return alloc_pages_refill(gfp_mask, zl, flags);
-	page = pcp_take(pcp);
+	/* The counts first: ps is then dead, which spares a register. */
 	__pageset_stat_inc(ps, NR_PCP_HIT);
 	__pageset_stat_inc(ps, NR_ALLOC_FAST);
-	if (unlikely(page_poisoning || (gfp_mask & __GFP_ZERO) ||
-		     !local_irq_restore_fast(flags)))
-		return alloc_page_fast_finish(page, gfp_mask, flags);
-	/* prep_new_page() less the poison and zeroing just ruled out. */
+	page = pcp_take(pcp);
+	if (unlikely(!local_irq_restore_fast(flags)))
+		return alloc_page_fast_finish(page, flags);
+	/* prep_new_page() less the poison and zeroing its caller ruled out. */
 	new_page_check_fast(page, 0);
 	set_new_page(page, 0);
 	return page;
@@ -1043,8 +1174,8 @@ static __always_inline struct page *alloc_pages_zonelist(gfp_t gfp_mask,
 	if (MM_DEBUG)
 		might_sleep_if(gfp_mask & __GFP_WAIT);
 	if (likely(order == 0 && !READ_ONCE(fail_alloc_tasks) &&
-		   zl->zones[0] && !pcp_bypass &&
-		   !(gfp_mask & ~__GFP_BITS_MASK)))
+		   zl->zones[0] && !pcp_bypass && !page_poisoning &&
+		   !(gfp_mask & (~__GFP_BITS_MASK | __GFP_ZERO))))
 		return alloc_page_fast(zl, gfp_mask);
 	if (should_fail_alloc(gfp_mask))
 		return NULL;

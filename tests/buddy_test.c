@@ -1,7 +1,7 @@
 /*
  * tests/buddy_test.c - suite "buddy": the buddy core of mm/page_alloc.c
- * (rmqueue_locked, free_one_page_locked), zone_check() and zone_watermark_ok(), on
- * a private zone.
+ * (rmqueue_locked, rmqueue_bulk_locked, free_one_page_locked), zone_check()
+ * and zone_watermark_ok(), on a private zone.
  *
  * The fixture takes one naturally aligned block of 2^10 pages (2^9 if no
  * order-10 block is left) from the real allocator, puts its struct pages
@@ -1069,6 +1069,164 @@ static void random_stress(struct ktest *t)
 	ASSERT_ZONE_OK(t, &pz);
 }
 
+/* ---- taking pages in bulk ------------------------------------------------ */
+
+/*
+ * z's list of order o and zr's are the same blocks in the same order,
+ * offsets taken relative to each zone's start (delta apart); the first
+ * difference is reported.
+ */
+static bool same_lists(struct ktest *t, const char *when, struct zone *z,
+		       struct zone *zr, unsigned long delta)
+{
+	if (z->free_pages != zr->free_pages) {
+		KTEST_FAIL(t, "%s: free_pages %lu one at a time, %lu in bulk",
+			   when, z->free_pages, zr->free_pages);
+		return false;
+	}
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+		struct list_head *ha = &z->free_area[o].free_list;
+		struct list_head *hb = &zr->free_area[o].free_list;
+		struct list_head *a = ha->next, *b = hb->next;
+		unsigned long i = 0;
+
+		if (z->free_area[o].nr_free != zr->free_area[o].nr_free) {
+			KTEST_FAIL(t, "%s: free_area[%u].nr_free %lu one at a time, %lu in bulk",
+				   when, o, z->free_area[o].nr_free,
+				   zr->free_area[o].nr_free);
+			return false;
+		}
+		for (; a != ha && b != hb; a = a->next, b = b->next, i++) {
+			struct page *pb = list_entry(b, struct page, lru);
+
+			if (lru_off(a) + delta != lru_off(b) || !PageBuddy(pb) ||
+			    pb->private != o) {
+				KTEST_FAIL(t, "%s: entry %lu of list %u: offset %lu one at a time, %lu in bulk (buddy=%d order=%lu)",
+					   when, i, o, lru_off(a), lru_off(b) - delta,
+					   PageBuddy(pb), pb->private);
+				return false;
+			}
+		}
+		if (a != ha || b != hb) {
+			KTEST_FAIL(t, "%s: list %u is longer %s", when, o,
+				   a != ha ? "one at a time" : "in bulk");
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * rmqueue_bulk_locked(z, count) takes the pages that count calls of
+ * rmqueue_locked(z, 0) take, in the same order, and leaves the same free
+ * lists, list order included.  Two private zones over the block's halves
+ * are fragmented alike (every page freed singly but those whose offset
+ * in the half is 3 mod 7 or 17 mod 64, so the lists hold blocks of
+ * orders 0 to 2 and 17 of the free pages are on no list at all); then
+ * both serve the same counts, the low half a page at a time, the high
+ * one in bulk: counts that take blocks whole, that split the last one
+ * (the rest of it filed as the single takes leave it), and, last, more
+ * than is left.  Then each half is one free block again and the same is
+ * done from it, split down from order blk_order - 1.  Each bulk block's
+ * head says in private how many of its pages were taken; every page
+ * taken is unflagged, with refcount 0.
+ */
+static void bulk_take_is_single_takes(struct ktest *t)
+{
+	/* Fragmented, then each half one block: rounds 11.. split it. */
+	static const unsigned int counts[] = { 1, 2, 3, 5, 31, 7, 64, 13, 100, 1000,
+					       1, 31, 6, 100, 1000 };
+	static struct zone za, zb;
+	static unsigned short seq[MAX_BLOCK_PAGES / 2];
+	unsigned int h = blk_order - 1;
+	unsigned long half = 1UL << h, kept = 0, taken = 0, nfree;
+	char when[48];
+
+	take_all(t);
+	private_zone_init(&za, "buddy_test_lo", blk_pfn, half);
+	private_zone_init(&zb, "buddy_test_hi", blk_pfn + half, half);
+	for (unsigned long i = 0; i < half; i++) {
+		if (i % 7 == 3 || i % 64 == 17) {
+			kept++;
+			continue;
+		}
+		ZFREE(t, &za, i, 0);
+		ZFREE(t, &zb, half + i, 0);
+	}
+	nfree = half - kept;
+	KTEST_ASSERT_EQ(t, za.free_pages, nfree);
+	KTEST_ASSERT_TRUE(t, same_lists(t, "fragmented", &za, &zb, half));
+	KTEST_EXPECT_EQ(t, za.free_area[3].nr_free, 0UL);
+	KTEST_EXPECT_GT(t, za.free_area[2].nr_free, 0UL);
+
+	for (unsigned int c = 0; c < ARRAY_SIZE(counts); c++) {
+		unsigned int want = counts[c], got = 0, n, k = 0;
+		struct page *head;
+		LIST_HEAD(blocks);
+		long off;
+
+		if (c == 10) {
+			/* The first rounds ran both zones dry. */
+			KTEST_EXPECT_EQ(t, taken, nfree);
+			KTEST_EXPECT_EQ(t, zb.free_pages, 0UL);
+			ZFREE(t, &za, 0, h);
+			ZFREE(t, &zb, half, h);
+			nfree = half;
+			taken = 0;
+		}
+
+		while (got < want && (off = ZALLOC(t, &za, 0)) >= 0)
+			seq[got++] = (unsigned short)off;
+		spin_lock_irq(&zb.lock);
+		n = rmqueue_bulk_locked(&zb, want, &blocks);
+		spin_unlock_irq(&zb.lock);
+		snprintf(when, sizeof(when), "count %u (take %u)", want, c + 1);
+		if (!fixture_sane(t, __LINE__, when))
+			ktest_abort(t);
+		KTEST_EXPECT_EQ(t, n, got);
+		KTEST_ASSERT_EQ(t, n, min(want, (unsigned int)(nfree - taken)));
+		list_for_each_entry(head, &blocks, lru) {
+			unsigned long nr = head->private;
+
+			if (!block_lru(&head->lru) || nr == 0 || nr > n - k) {
+				KTEST_FAIL(t, "%s: a bulk block's head %p says %lu pages, %u left to see",
+					   when, (void *)head, nr, n - k);
+				fixture_broken = true;
+				ktest_abort(t);
+			}
+			for (unsigned long i = 0; i < nr; i++, k++) {
+				struct page *p = head + i;
+
+				if ((unsigned long)(p - blk) != seq[k] + half ||
+				    page_count(p) || (p->flags & PAGE_FLAGS_MASK) ||
+				    (i && p->private)) {
+					KTEST_FAIL(t, "%s: page %u taken in bulk is offset %lu (flags %#lx, refcount %d), one at a time took %u",
+						   when, k, (unsigned long)(p - blk) - half,
+						   p->flags & PAGE_FLAGS_MASK,
+						   page_count(p), seq[k]);
+					ktest_abort(t);
+				}
+			}
+			head->private = 0;
+		}
+		KTEST_ASSERT_EQ(t, k, n);
+		KTEST_ASSERT_TRUE(t, same_lists(t, when, &za, &zb, half));
+		ASSERT_ZONE_OK(t, &za);
+		ASSERT_ZONE_OK(t, &zb);
+		taken += n;
+	}
+	/* The last rounds ran both zones dry again. */
+	KTEST_EXPECT_EQ(t, taken, nfree);
+	KTEST_EXPECT_EQ(t, zb.free_pages, 0UL);
+
+	/* Every page is taken: the block goes back whole. */
+	private_zone_init(&za, "buddy_test_lo", blk_pfn, half);
+	private_zone_init(&zb, "buddy_test_hi", blk_pfn + half, half);
+	reset_pages(blk, blk_pages);
+	PZ_FREE(t, 0, blk_order);
+	ASSERT_WHOLE(t);
+}
+
 /* ---- zone_check catches corruption --------------------------------------- */
 
 static void expect_caught(struct ktest *t, int line, const char *what,
@@ -1393,6 +1551,7 @@ static const struct ktest_case buddy_cases[] = {
 	KTEST_CASE(no_merge_across_zone_edge),
 	KTEST_CASE(no_merge_with_another_nodes_page),
 	KTEST_CASE(random_stress),
+	KTEST_CASE(bulk_take_is_single_takes),
 	KTEST_CASE(zone_check_catches_corruption),
 	KTEST_CASE(watermark_boundaries),
 	KTEST_CASE(watermark_random_states),

@@ -455,6 +455,107 @@ static void batch_follows_linux(struct ktest *t)
 	KTEST_EXPECT_EQ(t, zone_batchsize(&z), 31U);
 }
 
+/* ---- the fast paths' own rules, through the public API ----------------- */
+
+/*
+ * This CPU's own share of a zone counter: only this CPU writes it, so a
+ * difference across a few calls of the case is exact.
+ */
+static unsigned long my_stat(struct zone *z, enum zone_stat_item item)
+{
+	return READ_ONCE(z->pageset[case_cpu()].stat[item]);
+}
+
+/*
+ * __GFP_ZERO and get_zeroed_page() leave the order-0 fast path (which
+ * does not zero) for the full one, which takes the same page - the head
+ * of this CPU's hot list, here a page just dirtied and freed hot -
+ * counts it the same (one NR_PCP_HIT, one NR_ALLOC_FAST) and zeroes it.
+ * The list is first put above its low mark (low + 2 pages freed hot: a
+ * list at high trims to high - batch, above low), so neither path
+ * refills it.
+ */
+static void zeroed_alloc_takes_the_hot_head(struct ktest *t)
+{
+	static struct page *prime[2 * 63 + 2];
+
+	for (int round = 0; round < 2; round++) {
+		const char *what = round ? "get_zeroed_page(GFP_KERNEL)" :
+					   "alloc_page(GFP_KERNEL | __GFP_ZERO)";
+		struct page *p = alloc_page(GFP_KERNEL), *q;
+		unsigned long hit, fast;
+		struct zone *z;
+		int n;
+		u8 *bad;
+
+		KTEST_ASSERT_NOT_NULL(t, p);
+		z = page_zone(p);
+		if (!zone_watermark_ok(z, 0, z->pages_low, zone_idx(z), 0)) {
+			__free_page(p);
+			ktest_skip(t, "the zone is at its low watermark: no first-pass allocation");
+		}
+		n = z->pageset[case_cpu()].pcp[0].low + 1;
+		KTEST_ASSERT_TRUE(t, n <= (int)ARRAY_SIZE(prime));
+		for (int i = 0; i < n; i++) {
+			prime[i] = alloc_page(GFP_KERNEL);
+			KTEST_ASSERT_NOT_NULL(t, prime[i]);
+			KTEST_ASSERT_TRUE(t, page_zone(prime[i]) == z);
+		}
+		for (int i = 0; i < n; i++)
+			free_hot_page(prime[i]);
+		memset(page_address(p), 0x5a, PAGE_SIZE);
+		free_hot_page(p);
+		KTEST_EXPECT_GT(t, z->pageset[case_cpu()].pcp[0].count,
+				z->pageset[case_cpu()].pcp[0].low);
+		hit = my_stat(z, NR_PCP_HIT);
+		fast = my_stat(z, NR_ALLOC_FAST);
+		q = round ? virt_to_page((void *)get_zeroed_page(GFP_KERNEL)) :
+			    alloc_page(GFP_KERNEL | __GFP_ZERO);
+		KTEST_EXPECT_EQ(t, my_stat(z, NR_PCP_HIT) - hit, 1UL);
+		KTEST_EXPECT_EQ(t, my_stat(z, NR_ALLOC_FAST) - fast, 1UL);
+		KTEST_ASSERT_PTR_EQ(t, q, p);
+		KTEST_EXPECT_EQ(t, page_count(q), 1);
+		bad = memchr_inv(page_address(q), 0, PAGE_SIZE);
+		if (bad)
+			KTEST_FAIL(t, "%s: pfn %#lx, freed hot holding 0x5a, came back with %#x at offset %#lx",
+				   what, page_to_pfn(q), *bad,
+				   (unsigned long)(bad - (u8 *)page_address(q)));
+		__free_page(q);
+	}
+}
+
+/*
+ * A free drops one reference; only the last one frees the page (the
+ * last, with a count of 1, is dropped by a plain store): with two
+ * references the first __free_page() leaves the page allocated, off
+ * every list, count 1; the second puts it at the head of this CPU's hot
+ * list, count 0, one page more on the list.
+ */
+static void free_drops_one_reference(struct ktest *t)
+{
+	struct page *p = alloc_page(GFP_KERNEL), *q;
+	struct per_cpu_pages *pcp;
+	int before;
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	pcp = &page_zone(p)->pageset[case_cpu()].pcp[0];
+	get_page(p);
+	KTEST_EXPECT_EQ(t, page_count(p), 2);
+	before = pcp->count;
+	__free_page(p);
+	KTEST_EXPECT_EQ(t, page_count(p), 1);
+	KTEST_EXPECT_FALSE(t, PagePcp(p));
+	KTEST_EXPECT_EQ(t, pcp->count, before);
+	__free_page(p);
+	KTEST_EXPECT_EQ(t, page_count(p), 0);
+	KTEST_EXPECT_TRUE(t, PagePcp(p));
+	if (pcp->count < pcp->high)	/* at high it was trimmed first */
+		KTEST_EXPECT_EQ(t, pcp->count, before + 1);
+	q = alloc_page(GFP_KERNEL);
+	KTEST_EXPECT_PTR_EQ(t, q, p);
+	__free_page(q);
+}
+
 static const struct ktest_case pcp_cases[] = {
 	KTEST_CASE(hot_free_is_reused_first),
 	KTEST_CASE(cold_free_is_reused_by_cold_alloc),
@@ -467,6 +568,8 @@ static const struct ktest_case pcp_cases[] = {
 	KTEST_CASE(counters_hit_and_miss),
 	KTEST_CASE(drains_leave_every_list_empty),
 	KTEST_CASE(batch_follows_linux),
+	KTEST_CASE(zeroed_alloc_takes_the_hot_head),
+	KTEST_CASE(free_drops_one_reference),
 	KTEST_END,
 };
 

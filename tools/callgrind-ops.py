@@ -7,7 +7,8 @@ their inclusive instructions.  This prints instructions per operation,
 one column per build, and each goal of issue 17 beside its figure (the
 per-CPU lists' goal, a page pair at most half the pair with the lists
 bypassed, as a ratio of instructions: the primary figure, as callgrind's
-counts do not depend on the machine's load):
+counts do not depend on the machine's load; the page patterns batch and
+random are COUNT operations too, 1000 pages at a time):
     python3 tools/callgrind-ops.py COUNT [LABEL=]callgrind.out ...
 (a LABEL may hold "=" itself: the file is what follows the last one)
 """
@@ -18,6 +19,10 @@ import sys
 # Paths whose figure has a goal: (the goal's text, test(figures of a build)).
 GOALS = {
     "mm86_page_pair": ("<= 150", lambda f: f["mm86_page_pair"] <= 150),
+    "mm86_page_batch": ("<= mimalloc4096",
+                        lambda f: f["mm86_page_batch"] <= f["mimalloc4096_batch"]),
+    "mm86_page_random": ("<= mimalloc4096",
+                         lambda f: f["mm86_page_random"] <= f["mimalloc4096_random"]),
     "mm86_cache64_pair": ("<= mimalloc64",
                           lambda f: f["mm86_cache64_pair"] <= f["mimalloc64_pair"]),
     "mm86_kmalloc64_pair": ("< 185 (the issue's figure)",

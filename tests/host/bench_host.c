@@ -10,9 +10,40 @@
  * in reverse, random order, each on 1 and 2 threads, and frees on the
  * other thread.  Threads are mm86's CPUs (kernel/smp.c cross-calls start
  * them together), so every allocator runs under the same threads.
- * Each figure is the median of REPS runs, in nanoseconds per operation
- * (an operation is one allocation and its free), with ratios to the
- * reference the issue names.
+ * Each figure is in nanoseconds per operation (an operation is one
+ * allocation and its free): the median round of BATCH operations over
+ * REPS runs (measure()), with ratios to the reference the issue names.
+ *
+ * Three things keep the figures from swinging with the machine's load
+ * (the same for every allocator):
+ *  - CPU n's thread is pinned to host core n (pin_cpus()).  Left to the
+ *    host, the two threads of a 2T run shared one core in some runs -
+ *    time-sliced, never at the same moment, so never contending: mm86's
+ *    cross 2T was ~35 ns there - and ran on two cores in others, where
+ *    both threads take the zone lock at once: ~350-800 ns.  That was
+ *    the 5-10x swing of the column between runs.
+ *  - What is timed is each thread's CPU time in its own allocations and
+ *    frees (CLOCK_THREAD_CPUTIME_ID), not the wall clock: time the host
+ *    runs some other process on the core is not the allocator's, and a
+ *    cross-thread run's waits at the handoff are not timed at all (they
+ *    measure when the host runs the other thread).  Spinning on a lock
+ *    does count: that is contention.
+ *  - The figure is the median round of BATCH operations over all
+ *    threads and REPS runs (measure_row()), so that a round the host
+ *    stretched now and then (a lock holder descheduled while the other
+ *    thread spins for it, which a kernel holding a spinlock with
+ *    interrupts off never is) is one sample of hundreds; and the
+ *    allocators of a table take turns run by run, so that a busier
+ *    machine weighs on every row alike.
+ *
+ * What stays: the machine's load moves every figure (all rows at once,
+ * up to 1.6x between runs here), so compare ratios within a run; and
+ * mm86's cross 2T pays for the host's spin waits - a "CPU" waiting for
+ * a spinlock calls sched_yield() every 64 pauses (arch/host/cpu.c),
+ * a system call that costs microseconds under this machine's
+ * hypervisor, and the ticket lock then makes the holder's next turn
+ * wait for it: with a yield every 4096 pauses instead, cross 2T was
+ * 63 ns against mimalloc's 54, not 200.
  *
  * The peers are reached by their own entry points so that all of them
  * live in one process: glibc through __libc_malloc/__libc_free, mimalloc
@@ -24,7 +55,8 @@
  * cache as the kmem_cache pair, so that the two compare; the object
  * tables' batch and random patterns run there too, for the caches,
  * kmalloc and mimalloc (pat_run_all), so that the slab goal - mm86 at or
- * below mimalloc in every column - has instruction counts beside it.
+ * below mimalloc in every column - has instruction counts beside it, and
+ * so do the page patterns batch and random, beside mimalloc(4096)'s.
  *
  * The per-CPU lists against themselves bypassed (pcp_bypass: order-0
  * pages straight from and to the buddy lists): the same pair both ways,
@@ -40,6 +72,7 @@
  * production kernel's: the checks compiled out, booted with
  * debug_locks=0); both print it first.
  */
+#define _GNU_SOURCE	/* sched_setaffinity */
 #include <jemalloc/jemalloc.h>
 #include <mimalloc.h>
 #include <stdio.h>
@@ -48,6 +81,7 @@
 #include <time.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sched.h>
 
 #include "arch/host/host.h"
 #include "kernel/arch.h"
@@ -64,7 +98,7 @@
 extern void *__libc_malloc(size_t size);
 extern void __libc_free(void *p);
 
-#define REPS 5
+#define REPS 15
 #define OPS 20000	/* per thread per run */
 #define BATCH 1000
 #define MAX_THREADS 2
@@ -207,7 +241,8 @@ struct job {
 	enum pattern pattern;
 	size_t size;		/* 0: mixed sizes 8..2048 */
 	unsigned int threads;
-	unsigned long long ns[MAX_THREADS];
+	/* CPU ns of each round of BATCH operations, per thread */
+	unsigned long long seg[MAX_THREADS][OPS / BATCH];
 	void *handoff[MAX_THREADS][BATCH];
 	volatile int phase[MAX_THREADS];
 	int failed;
@@ -222,16 +257,31 @@ static size_t mixed_size(unsigned int i)
 	return sizes[(i * 2654435761u) >> 28];
 }
 
-static unsigned long long now_ns(void)
+/* This thread's CPU time: what it ran, not what the host made it wait. */
+static unsigned long long cpu_ns(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
 }
 
 static void *slots[MAX_THREADS][BATCH];
 
+/*
+ * Waits for the other thread to reach step: spinning politely (the host
+ * may not be running it), and not timed.
+ */
+static void handoff_wait(struct job *j, int other, int step)
+{
+	while (__atomic_load_n(&j->phase[other], __ATOMIC_ACQUIRE) < step)
+		host_cpu_relax();
+}
+
+/*
+ * Runs the job's pattern, BATCH operations a round; j->seg[me] gets the
+ * CPU ns of each round's allocations and frees.
+ */
 static void run_thread(struct job *j, int me)
 {
 	const struct allocator *a = j->a;
@@ -239,6 +289,8 @@ static void run_thread(struct job *j, int me)
 	unsigned int x = 12345u + (unsigned int)me;
 
 	for (unsigned int done = 0; done < OPS; done += BATCH) {
+		unsigned long long t0 = cpu_ns(), ns = 0;
+
 		for (unsigned int i = 0; i < BATCH; i++) {
 			size_t size = j->size ? j->size : mixed_size(done + i);
 
@@ -260,8 +312,6 @@ static void run_thread(struct job *j, int me)
 			}
 			*(volatile char *)s[i] = 1;
 		}
-		if (j->pattern == PAIRS)
-			continue;
 		if (j->pattern == BATCH_REVERSE) {
 			for (unsigned int i = BATCH; i-- > 0;)
 				a->free(s[i], j->size ? j->size : mixed_size(done + i));
@@ -278,21 +328,26 @@ static void run_thread(struct job *j, int me)
 			}
 			for (unsigned int i = 0; i < BATCH; i++)
 				a->free(s[i], j->size ? j->size : 64);
-		} else { /* CROSS_THREAD: hand the batch over, free the other's */
+		} else if (j->pattern == CROSS_THREAD) {
+			/* Hand the batch over, free the other's. */
 			int other = me ^ 1;
 			/* Monotonic steps: 2k+1 handed over batch k, 2k+2 freed. */
 			int step = 2 * (int)(done / BATCH);
 
 			memcpy(j->handoff[me], s, sizeof(void *) * BATCH);
+			ns = cpu_ns() - t0;
 			__atomic_store_n(&j->phase[me], step + 1, __ATOMIC_RELEASE);
-			while (__atomic_load_n(&j->phase[other], __ATOMIC_ACQUIRE) < step + 1)
-				host_cpu_relax();
+			handoff_wait(j, other, step + 1);
+			t0 = cpu_ns();
 			for (unsigned int i = 0; i < BATCH; i++)
 				a->free(j->handoff[other][i], j->size ? j->size : 64);
+			ns += cpu_ns() - t0;
 			__atomic_store_n(&j->phase[me], step + 2, __ATOMIC_RELEASE);
-			while (__atomic_load_n(&j->phase[other], __ATOMIC_ACQUIRE) < step + 2)
-				host_cpu_relax();
+			handoff_wait(j, other, step + 2);
+			j->seg[me][done / BATCH] = ns;
+			continue;
 		}
+		j->seg[me][done / BATCH] = cpu_ns() - t0;
 	}
 }
 
@@ -300,13 +355,10 @@ static void job_fn(void *arg)
 {
 	struct job *j = arg;
 	int me = smp_processor_id();
-	unsigned long long t0;
 
 	if (me >= (int)j->threads)
 		return;
-	t0 = now_ns();
 	run_thread(j, me);
-	j->ns[me] = now_ns() - t0;
 }
 
 static int cmp_ull(const void *a, const void *b)
@@ -317,54 +369,111 @@ static int cmp_ull(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Median ns per operation (per thread) of REPS runs. */
+/*
+ * ns per operation of each of n allocators: the median round of BATCH
+ * operations, over every thread's rounds of REPS runs (after one run to
+ * warm up): 300 rounds on one thread, 600 on two.  The allocators take
+ * turns, run by run, so that the machine's load, which drifts over
+ * seconds on a shared machine, weighs on each of them alike: measured
+ * one after the other, a row could see a busier machine than the row it
+ * is compared with.
+ */
+#define ROUNDS (REPS * (OPS / BATCH) * MAX_THREADS)
+#define MAX_ROW 8
+
+static void measure_row(const struct allocator *as, int n, enum pattern p,
+			size_t size, unsigned int threads, double *out)
+{
+	static unsigned long long per[MAX_ROW][ROUNDS];
+	unsigned int got[MAX_ROW] = { 0 };
+
+	for (int r = 0; r < REPS + 1; r++) {
+		for (int i = 0; i < n; i++) {
+			struct job *j = calloc(1, sizeof(*j));
+
+			j->a = &as[i];
+			j->pattern = p;
+			j->size = size;
+			j->threads = threads;
+			on_each_cpu(job_fn, j, true);
+			if (j->failed) {
+				fprintf(stderr, "bench: %s failed to allocate\n",
+					as[i].name);
+				exit(1);
+			}
+			if (r)	/* the first run warms up */
+				for (unsigned int t = 0; t < threads; t++)
+					for (unsigned int k = 0; k < OPS / BATCH; k++)
+						per[i][got[i]++] = j->seg[t][k];
+			free(j);
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		qsort(per[i], got[i], sizeof(per[i][0]), cmp_ull);
+		out[i] = (double)per[i][got[i] / 2] / BATCH;
+	}
+}
+
 static double measure(const struct allocator *a, enum pattern p, size_t size,
 		      unsigned int threads)
 {
-	unsigned long long per[REPS];
+	double v;
 
-	for (int r = 0; r < REPS + 1; r++) {
-		struct job *j = calloc(1, sizeof(*j));
-		unsigned long long worst = 0;
+	measure_row(a, 1, p, size, threads, &v);
+	return v;
+}
 
-		j->a = a;
-		j->pattern = p;
-		j->size = size;
-		j->threads = threads;
-		on_each_cpu(job_fn, j, true);
-		if (j->failed) {
-			fprintf(stderr, "bench: %s failed to allocate\n", a->name);
-			exit(1);
-		}
-		for (unsigned int t = 0; t < threads; t++)
-			if (j->ns[t] > worst)
-				worst = j->ns[t];
-		if (r)	/* the first run warms up */
-			per[r - 1] = worst;
-		free(j);
+/*
+ * Each CPU thread on a host core of its own, when the host has as many
+ * as the benchmark has threads; says which.
+ */
+static int pinned;
+
+static void pin_cpu(void *unused)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(smp_processor_id(), &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		__atomic_store_n(&pinned, -1, __ATOMIC_RELAXED);
+}
+
+static void pin_cpus(void)
+{
+	if (sysconf(_SC_NPROCESSORS_ONLN) < MAX_THREADS) {
+		printf("  (the host has fewer cores than %d: CPU threads not pinned)\n",
+		       MAX_THREADS);
+		return;
 	}
-	qsort(per, REPS, sizeof(per[0]), cmp_ull);
-	return (double)per[REPS / 2] / OPS;
+	pinned = 1;
+	on_each_cpu(pin_cpu, NULL, true);
+	if (pinned > 0)
+		printf("  (CPU n's thread pinned to host core n)\n");
+	else
+		printf("  (pinning the CPU threads failed: left to the host)\n");
 }
 
 /*
  * One table: every allocator of as[] in each pattern; ref is the row the
- * ratios are to.  With goal, a line says for each column whether row 0
- * (mm86) is at or below ref's.
+ * ratios are to.  With a goal row (>= 0), a line says for each column
+ * whether row 0 (mm86) is at or below that row's.
  */
 static void table(const char *title, const struct allocator *as, int n,
-		  size_t size, int ref, bool goal)
+		  size_t size, int ref, int goal)
 {
 	static const char *const cols[5] = { "pairs", "batch", "random",
 					     "cross 2T", "pairs 2T" };
-	double v[8][5];
+	static const struct { enum pattern p; unsigned int threads; } col[5] = {
+		{ PAIRS, 1 }, { BATCH_REVERSE, 1 }, { RANDOM_ORDER, 1 },
+		{ CROSS_THREAD, 2 }, { PAIRS, 2 },
+	};
+	double v[MAX_ROW][5], c[MAX_ROW];
 
-	for (int i = 0; i < n; i++) {
-		v[i][0] = measure(&as[i], PAIRS, size, 1);
-		v[i][1] = measure(&as[i], BATCH_REVERSE, size, 1);
-		v[i][2] = measure(&as[i], RANDOM_ORDER, size, 1);
-		v[i][3] = measure(&as[i], CROSS_THREAD, size, 2);
-		v[i][4] = measure(&as[i], PAIRS, size, 2);
+	for (int k = 0; k < 5; k++) {
+		measure_row(as, n, col[k].p, size, col[k].threads, c);
+		for (int i = 0; i < n; i++)
+			v[i][k] = c[i];
 	}
 	printf("\n%s\n", title);
 	printf("  %-26s | %7s | %7s | %7s | %8s | %8s | pairs / %s\n",
@@ -374,13 +483,13 @@ static void table(const char *title, const struct allocator *as, int n,
 		printf("  %-26s | %7.1f | %7.1f | %7.1f | %8.1f | %8.1f | %.2fx\n",
 		       as[i].name, v[i][0], v[i][1], v[i][2], v[i][3], v[i][4],
 		       v[i][0] / v[ref][0]);
-	if (!goal)
+	if (goal < 0)
 		return;
-	/* Issue 17's slab goal: mm86 (row 0) at or below the reference everywhere. */
-	printf("  goal: %s <= %s in every column:", as[0].name, as[ref].name);
-	for (int c = 0; c < 5; c++)
-		printf("%s %s %s", c ? "," : "", cols[c],
-		       v[0][c] <= v[ref][c] ? "met" : "not met");
+	/* Issue 17's goal: mm86 (row 0) at or below mimalloc everywhere. */
+	printf("  goal: %s <= %s in every column:", as[0].name, as[goal].name);
+	for (int k = 0; k < 5; k++)
+		printf("%s %s %s", k ? "," : "", cols[k],
+		       v[0][k] <= v[goal][k] ? "met" : "not met");
 	printf("\n");
 }
 
@@ -605,6 +714,65 @@ __attribute__((noinline)) void cg_glibc64_pair(void)
 {
 	for (int i = 0; i < COUNT; i++)
 		__libc_free(__libc_malloc(64));
+}
+
+/*
+ * The page batch and random patterns, the same COUNT operations as the
+ * pairs: COUNT / BATCH rounds of BATCH allocations, freed in reverse or
+ * in cg_perm's order (a fixed shuffle made once, outside the counted
+ * functions, so that the shuffle's own instructions are not counted).
+ */
+static void *cg_slots[BATCH];
+static unsigned short cg_perm[BATCH];
+
+static void cg_make_perm(void)
+{
+	unsigned int x = 12345u;
+
+	for (unsigned int i = 0; i < BATCH; i++)
+		cg_perm[i] = (unsigned short)i;
+	for (unsigned int i = BATCH - 1; i > 0; i--) {
+		unsigned int k;
+		unsigned short tmp;
+
+		x = x * 1103515245u + 12345u;
+		k = (x >> 8) % (i + 1);
+		tmp = cg_perm[i];
+		cg_perm[i] = cg_perm[k];
+		cg_perm[k] = tmp;
+	}
+}
+
+#define CG_PAGE_PATTERNS(name, alloc_expr, free_stmt)                          \
+	__attribute__((noinline)) void cg_##name##_batch(void)                 \
+	{                                                                      \
+		for (int r = 0; r < COUNT / BATCH; r++) {                      \
+			for (int i = 0; i < BATCH; i++)                        \
+				cg_slots[i] = (alloc_expr);                    \
+			for (int i = BATCH; i-- > 0;) {                        \
+				void *p = cg_slots[i];                         \
+				free_stmt;                                     \
+			}                                                      \
+		}                                                              \
+	}                                                                      \
+	__attribute__((noinline)) void cg_##name##_random(void)                \
+	{                                                                      \
+		for (int r = 0; r < COUNT / BATCH; r++) {                      \
+			for (int i = 0; i < BATCH; i++)                        \
+				cg_slots[i] = (alloc_expr);                    \
+			for (int i = 0; i < BATCH; i++) {                      \
+				void *p = cg_slots[cg_perm[i]];                \
+				free_stmt;                                     \
+			}                                                      \
+		}                                                              \
+	}
+CG_PAGE_PATTERNS(mm86_page, alloc_page(GFP_KERNEL), __free_page((struct page *)p))
+CG_PAGE_PATTERNS(mimalloc4096, mi_malloc(4096), mi_free(p))
+
+__attribute__((noinline)) void cg_mimalloc4096_pair(void)
+{
+	for (int i = 0; i < COUNT; i++)
+		mi_free(mi_malloc(4096));
 }
 
 /* ---- cachegrind: the hot/cold claim, in simulated cache misses ---------- */
@@ -880,7 +1048,13 @@ int main(int argc, char **argv)
 		arch_exit(EXIT_ALL_PASSED);
 	}
 	if (callgrind) {
+		cg_make_perm();
 		cg_mm86_page_pair();
+		cg_mm86_page_batch();
+		cg_mm86_page_random();
+		cg_mimalloc4096_pair();
+		cg_mimalloc4096_batch();
+		cg_mimalloc4096_random();
 		drain_all_pages();
 		pcp_bypass = true;
 		cg_mm86_page_bypass_pair();
@@ -897,12 +1071,15 @@ int main(int argc, char **argv)
 		arch_exit(EXIT_ALL_PASSED);
 	}
 
-	printf("mm86 bench-host: ns per alloc+free (median of %d runs of %d ops per thread)\n",
-	       REPS, OPS);
-	table("single pages (4096 bytes)", page_allocators, 5, 4096, 1, false);
+	printf("mm86 bench-host: ns per alloc+free: the median round of %d operations of\n"
+	       "  %d runs of %d per thread (each thread's CPU time in its allocations\n"
+	       "  and frees, handoff waits excluded; a table's allocators take turns\n"
+	       "  run by run)\n", BATCH, REPS, OPS);
+	pin_cpus();
+	table("single pages (4096 bytes)", page_allocators, 5, 4096, 1, 3);
 	pcp_against_bypass();
-	table("objects of 64 bytes", object_allocators, 4, 64, 2, true);
-	table("objects of 256 bytes", object_allocators, 4, 256, 2, true);
-	table("mixed sizes 8..2048 (kmalloc)", mixed_allocators, 4, 0, 2, true);
+	table("objects of 64 bytes", object_allocators, 4, 64, 2, 2);
+	table("objects of 256 bytes", object_allocators, 4, 256, 2, 2);
+	table("mixed sizes 8..2048 (kmalloc)", mixed_allocators, 4, 0, 2, 2);
 	arch_exit(EXIT_ALL_PASSED);
 }
