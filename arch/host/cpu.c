@@ -29,16 +29,23 @@ __thread bool host_irq_flags;
 unsigned int host_nr_cpus = 1;
 
 /*
- * Spin politely: a pause most of the time, the CPU given up now and then
- * (a "CPU" may be waiting for a thread the host has not scheduled).
+ * Pauses between two sched_yield()s of a spinning "CPU".  While there are
+ * no more CPU threads than host cores, a spinner spins as a CPU would:
+ * the thread it waits for has a core of its own, and a yield (a system
+ * call, microseconds under a hypervisor) would only make it late for its
+ * turn of a ticket lock.  With more CPU threads than cores, the thread
+ * it waits for may be waiting for a core: it yields soon.
  */
+static unsigned int spins_per_yield = 64;
+
+/* Spin politely: a pause most of the time, the CPU given up now and then. */
 void host_cpu_relax(void)
 {
 	static __thread unsigned int spins;
 
 	if (host_irq_flags & HOST_IRQ_ENABLED)
 		host_irq_check();
-	if (++spins % 64)
+	if (++spins % spins_per_yield)
 		__builtin_ia32_pause();
 	else
 		sched_yield();
@@ -50,6 +57,8 @@ void arch_platform_init(const struct boot_info *bi, unsigned int max_cpus)
 	nr_cpu_ids = min(host_nr_cpus, max_cpus ? max_cpus : 1);
 	if (nr_cpu_ids > NR_CPUS)
 		nr_cpu_ids = NR_CPUS;
+	if (nr_cpu_ids <= (unsigned int)sysconf(_SC_NPROCESSORS_ONLN))
+		spins_per_yield = 4096;
 	pr_info("host: %u CPUs (threads)\n", nr_cpu_ids);
 }
 
