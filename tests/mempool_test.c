@@ -126,7 +126,7 @@
 #define NR_RESIZES 10
 #define MAX_RESERVE 12		/* resize_under_load's largest reserve */
 #define CHURN_BATCH 16		/* churner operations between yields */
-#define CHURN_ROUND 4		/* each churner's operations per resize, at least */
+#define CHURN_ROUND 4		/* each churner's operations in the case, at least */
 #define BENCH_OPS 1000		/* alloc+free pairs per timed run */
 
 /* ---- a pool allocator that counts ------------------------------------- */
@@ -1038,7 +1038,7 @@ static int churner(void *data)
 			fill_pattern(el, sh.size, (u8)h->id);
 			h->corrupt += !holds_pattern(el, sh.size, (u8)h->id);
 			mempool_free(el, sh.pool);
-			WRITE_ONCE(h->ok, h->ok + 1);	/* least_churned() reads */
+			WRITE_ONCE(h->ok, h->ok + 1);	/* churned() reads */
 		} else {
 			WRITE_ONCE(h->nulls, h->nulls + 1);
 		}
@@ -1049,15 +1049,19 @@ static int churner(void *data)
 	return 0;
 }
 
-/* The operations of the churner that has done fewest so far. */
-static unsigned long least_churned(void)
+/* The churners' operations so far: all of them, or the fewest of one. */
+static unsigned long churned(bool least)
 {
-	unsigned long least = ~0UL;
+	unsigned long sum = 0, fewest = ~0UL;
 
-	for (int i = 0; i < nr_helpers; i++)
-		least = min(least, READ_ONCE(helpers[i].ok) +
-				   READ_ONCE(helpers[i].nulls));
-	return least;
+	for (int i = 0; i < nr_helpers; i++) {
+		unsigned long n = READ_ONCE(helpers[i].ok) +
+				  READ_ONCE(helpers[i].nulls);
+
+		sum += n;
+		fewest = min(fewest, n);
+	}
+	return least ? fewest : sum;
 }
 
 static void resize_under_load(struct ktest *t)
@@ -1087,7 +1091,7 @@ static void resize_under_load(struct ktest *t)
 	 * it is never short by more than that.
 	 */
 	for (int r = 0; r < NR_RESIZES; r++) {
-		unsigned long mark = least_churned();
+		unsigned long mark = churned(false);
 
 		/* Down to 1..size-1, up to size+1..MAX_RESERVE, in turn. */
 		if (r & 1)
@@ -1099,13 +1103,16 @@ static void resize_under_load(struct ktest *t)
 		KTEST_EXPECT_EQ(t, s.min_nr, size);
 		KTEST_EXPECT_LE(t, s.curr_nr, size);
 		KTEST_EXPECT_GE(t, s.curr_nr, size - nr_injected);
-		/* Every kind of churner works through every resize. */
-		if (!wait_until(least_churned() >= mark + CHURN_ROUND)) {
-			KTEST_FAIL(t, "a churner made no progress in %d jiffies",
+		if (!wait_until(churned(false) >= mark + CHURN_BATCH)) {
+			KTEST_FAIL(t, "the churners made no progress in %d jiffies",
 				   WAIT_TICKS);
 			break;
 		}
 	}
+	/* Every kind of churner has worked, the injected ones too. */
+	if (!wait_until(churned(true) >= CHURN_ROUND))
+		KTEST_FAIL(t, "a churner did fewer than %d operations in %d jiffies",
+			   CHURN_ROUND, WAIT_TICKS);
 	stop_helpers(t);
 	for (int i = 0; i < nr_helpers; i++) {
 		struct helper *h = &helpers[i];
