@@ -891,13 +891,15 @@ static void sleeper_retries_the_allocator_on_its_own(struct ktest *t)
  * same - dm-crypt takes its bio_alloc_lock around the blocking
  * allocations of a bio's pages for that reason.  So a worker takes the
  * pair under pair_lock (the first, a yield of the CPU, the second), then
- * works (yielding again) and frees both without it.  A yield, not a
- * nap: the others run meanwhile, and no unit waits out a tick.
+ * works and frees both without it.  Its work lasts until another worker
+ * waits in mempool_alloc() for an element, or a tick has passed (the
+ * last units have nobody to wait), so the case sees the waits it counts
+ * without each unit sleeping out a tick.
  *
  * Why it cannot deadlock: every worker is fault-injected, so the only
  * elements are the reserve's two.  Only the holder of pair_lock ever
  * waits in mempool_alloc(); every other worker holds none or both, and
- * frees them after a yield without waiting for anything.  The
+ * frees them within a tick without waiting for anything.  The
  * freed elements go to the reserve first (it is short) and wake the
  * waiter, so each acquisition ends, and each of the units with it.
  */
@@ -915,9 +917,13 @@ static int pair_worker(void *data)
 		b = mempool_alloc(sh.pool, GFP_KERNEL);
 		mutex_unlock(&sh.pair_lock);
 		if (a && b) {
+			unsigned long end = jiffies + 1;
+
 			fill_pattern(a, sh.size, (u8)h->id);
 			fill_pattern(b, sh.size, (u8)~h->id);
-			yield();
+			while (!waitqueue_active(&sh.pool->wait) &&
+			       time_before(jiffies, end))
+				yield();
 			h->corrupt += !holds_pattern(a, sh.size, (u8)h->id) +
 				      !holds_pattern(b, sh.size, (u8)~h->id);
 			h->units++;
