@@ -161,7 +161,7 @@ host: $(HOST_BIN)
 FUZZ_CC      ?= clang
 FUZZ_BUILD   := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 20
-FUZZ_TARGETS := e820 alloc
+FUZZ_TARGETS := e820 alloc alloc_smp
 FUZZ_CFLAGS  := $(filter-out $(HOST_SAN),$(HOST_CFLAGS)) \
 		-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_SRCS    := $(filter-out arch/host/main.c tests/%_test.c,$(HOST_SRCS))
