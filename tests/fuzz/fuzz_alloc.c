@@ -461,10 +461,12 @@ static void park(unsigned int i, unsigned int n, gfp_t gfp)
 
 /* ---- mempools ---------------------------------------------------------- */
 
-static const gfp_t pool_gfps[8] = {
+/* No __GFP_ZERO (a reserve element is not zeroed: 2.6 callers may not
+ * ask) and no __GFP_NOFAIL (nobody here frees: it would spin). */
+static const gfp_t pool_gfps[10] = {
 	GFP_ATOMIC, GFP_NOWAIT, GFP_NOIO, GFP_NOFS, GFP_KERNEL,
 	GFP_KERNEL | __GFP_NORETRY, GFP_NOFS | __GFP_REPEAT,
-	GFP_ATOMIC | __GFP_COLD,
+	GFP_ATOMIC | __GFP_COLD, GFP_NOIO | __GFP_DMA, GFP_HIGHUSER,
 };
 
 static void pool_check(int p, const char *when)
@@ -535,7 +537,7 @@ static void pool_step(struct slot *s, u8 op, u8 a, u8 b)
 {
 	int p = b & (POOLS - 1);
 	struct fuzz_pool *fp = &pools[p];
-	gfp_t gfp = pool_gfps[(b >> 2) % 8];
+	gfp_t gfp = pool_gfps[(b >> 2) % 10];
 	unsigned int sub = (op >> 4) % 4;
 
 	/* Two CPUs: in round r, pool p is CPU (p + r) % 2's to use, and only
@@ -547,6 +549,11 @@ static void pool_step(struct slot *s, u8 op, u8 a, u8 b)
 			pool_create(p, a, b);
 		return;
 	}
+	/* Highmem is for pages only; a cache's zone is its own. */
+	if (fp->type != POOL_PAGES)
+		gfp &= ~__GFP_HIGHMEM;
+	if (fp->type == POOL_SLAB)
+		gfp &= ~__GFP_DMA;
 	/* The reserve is the only thing a sleeping allocation can count on
 	 * here: nobody would wake a waiter. */
 	if ((gfp & __GFP_WAIT) && (!may_sleep() || fp->pool->curr_nr == 0))
@@ -586,7 +593,7 @@ static void pool_step(struct slot *s, u8 op, u8 a, u8 b)
 	}
 	s->kind = POOL_ELEM;
 	s->pool = p;
-	s->gfp = gfp;
+	s->gfp = gfp & ~__GFP_DMA;	/* a reserve element has any zone */
 	__atomic_fetch_add(&fp->out, 1, __ATOMIC_RELAXED);
 	if (fp->type == POOL_PAGES) {
 		s->page = s->addr;
