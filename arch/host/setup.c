@@ -93,9 +93,13 @@ void udelay(unsigned long usecs)
 	usleep((useconds_t)usecs);
 }
 
+bool host_exit_aborts;
+
 void arch_exit(int status)
 {
 	fflush(stdout);
+	if (host_exit_aborts && status != EXIT_ALL_PASSED)
+		abort();
 	_exit(status == EXIT_ALL_PASSED ? 0 : 1);
 }
 
