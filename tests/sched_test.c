@@ -395,39 +395,37 @@ static void tick_preempts_cpu_bound_threads(struct ktest *t)
 		     th_helpers[0].nivcsw, th_helpers[1].nivcsw);
 }
 
-static int count_while_running(void *data)
+/*
+ * Counts until released: between counts it pauses (count_while_running)
+ * or yields (count_and_yield, the counter preempt_disable_holds_off_the_tick
+ * watches: the holder gets the CPU at once, not after the counter's
+ * slice, and the counter takes it back the moment the holder lets go).
+ */
+static void count_until_released(struct helper *h, bool yielding)
 {
-	struct helper *h = data;
 	unsigned long end = jiffies + WAIT_TICKS;
 
 	th_note_start(h);
 	while (!READ_ONCE(sh.release) && !kthread_should_stop() &&
 	       time_before(jiffies, end)) {
 		__atomic_add_fetch(&h->progress, 1, __ATOMIC_RELAXED);
-		cpu_relax();
+		if (yielding)
+			yield();
+		else
+			cpu_relax();
 	}
 	th_park(h);
+}
+
+static int count_while_running(void *data)
+{
+	count_until_released(data, false);
 	return 0;
 }
 
-/*
- * The counter preempt_disable_holds_off_the_tick watches: it counts and
- * yields, so that the holder gets the CPU at once (not after the
- * counter's slice) and it takes the CPU back the moment the holder lets
- * go of it.
- */
 static int count_and_yield(void *data)
 {
-	struct helper *h = data;
-	unsigned long end = jiffies + WAIT_TICKS;
-
-	th_note_start(h);
-	while (!READ_ONCE(sh.release) && !kthread_should_stop() &&
-	       time_before(jiffies, end)) {
-		__atomic_add_fetch(&h->progress, 1, __ATOMIC_RELAXED);
-		yield();
-	}
-	th_park(h);
+	count_until_released(data, true);
 	return 0;
 }
 
