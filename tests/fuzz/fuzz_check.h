@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm/page.h"
 #include "kernel/multiboot.h"
 #include "lib/errno.h"
 #include "mm/e820.h"
@@ -52,6 +53,82 @@ static inline void check_memblock_type(const struct memblock_type *t)
 	}
 	if (sum != t->total_size)
 		abort();
+}
+
+/*
+ * What memblock hands the page allocator from a sanitised map t and the
+ * boot loader's ranges: only whole, naturally aligned pages, ascending,
+ * each inside one usable (RAM) entry of t, below 4 GiB, and none holding
+ * a byte of a non-RAM entry or of a boot loader range (mm/init.c reserves
+ * those).  Skipped when memblock refused a region (its array full: the
+ * kernel says so).
+ */
+struct handout {
+	const struct e820_table *t;
+	const struct boot_info *bi;
+	u64 next;		/* the lowest address the next block may have */
+};
+
+static bool handout_refused;
+
+static inline void handout_add(u64 base, u64 size, void *arg)
+{
+	if (memblock_add_range(&((struct memblock *)arg)->memory, base, size, 0))
+		handout_refused = true;
+}
+
+static inline void handout_reserve(u64 base, u64 size, void *arg)
+{
+	if (memblock_add_range(&((struct memblock *)arg)->reserved, base, size, 0))
+		handout_refused = true;
+}
+
+static inline void handout_release(unsigned long pfn, unsigned int order,
+				   void *arg)
+{
+	struct handout *h = arg;
+	u64 start = (u64)pfn << PAGE_SHIFT, end = start + (PAGE_SIZE << order);
+	bool inside = false;
+
+	if (pfn & ((1UL << order) - 1) || start < h->next || end > (1ULL << 32))
+		abort();
+	h->next = end;
+	for (u32 i = 0; i < h->t->nr_entries; i++) {
+		const struct e820_entry *e = &h->t->entries[i];
+
+		if (e->type == E820_TYPE_RAM) {
+			inside |= start >= e->addr && end - e->addr <= e->size;
+		} else if (start < e->addr + e->size && e->addr < end) {
+			abort();	/* hands out firmware memory */
+		}
+	}
+	if (!inside)
+		abort();
+	for (unsigned int i = 0; i < h->bi->nr_reserved; i++)
+		if (start < h->bi->reserved[i].end && h->bi->reserved[i].start < end)
+			abort();	/* hands out boot loader data */
+}
+
+static inline void check_handout(const struct e820_table *t,
+				 const struct boot_info *bi)
+{
+	static struct memblock_region mem[INIT_MEMBLOCK_REGIONS],
+		res[INIT_MEMBLOCK_REGIONS];
+	static struct memblock mb;
+	struct handout h = { t, bi, 0 };
+
+	memblock_init_instance(&mb, mem, INIT_MEMBLOCK_REGIONS, res,
+			       INIT_MEMBLOCK_REGIONS);
+	handout_refused = false;
+	e820__memblock_ranges(t, handout_add, handout_reserve, &mb);
+	for (unsigned int i = 0; i < bi->nr_reserved; i++)
+		handout_reserve(bi->reserved[i].start,
+				bi->reserved[i].end - bi->reserved[i].start, &mb);
+	if (handout_refused)
+		return;
+	check_memblock_type(&mb.memory);
+	check_memblock_type(&mb.reserved);
+	__memblock_free_all(&mb, ~0ULL, handout_release, &h);
 }
 
 /* A string field: NUL-terminated inside its array. */
@@ -114,6 +191,7 @@ static inline void check_boot_info(const struct boot_info *bi, int ret,
 	if (e820__update_table(&t) < 0)
 		abort();
 	check_e820_sorted(&t);
+	check_handout(&t, bi);
 }
 
 #endif /* TESTS_FUZZ_FUZZ_CHECK_H */
