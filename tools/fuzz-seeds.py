@@ -72,8 +72,8 @@ def chunk(pa: int, data: bytes, flags: int = 0) -> bytes:
 
 
 def mb_input(info_pa: int, chunks: bytes) -> bytes:
-    """fuzz_multiboot / fuzz_multiboot2: the right magic, then memory."""
-    return bytes([0]) + struct.pack("<I", info_pa) + chunks
+    """fuzz_multiboot / fuzz_multiboot2: the right magic, printed."""
+    return bytes([1]) + struct.pack("<I", info_pa) + chunks
 
 
 def acpi_input(mode: int, hint: int, copy: bytes, chunks: bytes) -> bytes:

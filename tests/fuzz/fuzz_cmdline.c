@@ -26,6 +26,7 @@
  *    counted; the option finders' values fit and are terminated.
  * The globals are put back after each input.
  */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -200,7 +201,7 @@ static void check_copy(const char *raw)
 		abort();
 	/* Cut at a token end (or inside a first token too long for it). */
 	if (len < srclen && len != COMMAND_LINE_SIZE - 1 &&
-	    !(src[len] == ' ' || src[len] == '\t' || src[len] == '\n'))
+	    !isspace((unsigned char)src[len]))
 		abort();
 }
 
