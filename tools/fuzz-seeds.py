@@ -339,6 +339,15 @@ def handmade() -> dict[str, bytes]:
         MODE_HINT, 0xE0000, b"", chunk(0xE0000, rsdp(base, 0, 0))
         + chunk(base, bytes(over)) + chunk(base + 0x40, madt_t)
         + chunk(base + 0x3ff0, table(b"SRAT", bytes(100))[:16], SET_LENGTH))
+    # More tables than the summary holds, two SLITs (the second skipped).
+    s1, s2 = slit([[10, 20], [20, 10]]), slit([[10]])
+    waet = table(b"WAET", b"\0\0\0\0")
+    entries = [base + 0x100, base + 0x200] + [base + 0x300] * 38
+    rsdt = table(b"RSDT", struct.pack("<" + "I" * len(entries), *entries))
+    out["acpi/hand-many-tables"] = acpi_input(
+        MODE_HINT, 0xE0000, b"", chunk(0xE0000, rsdp(base, 0, 0))
+        + chunk(base, rsdt) + chunk(base + 0x100, s1) + chunk(base + 0x200, s2)
+        + chunk(base + 0x300, waet))
     # Checksums left to the fuzzer's flags: a table to fix in place.
     out["acpi/hand-flags"] = acpi_input(
         MODE_HINT | MODE_FIX_COPY, 0xE0000, b"",
