@@ -381,6 +381,18 @@ def handmade() -> dict[str, bytes]:
     out["multiboot/hand-meminfo-long-cmdline"] = mb_input(
         0x9500, chunk(0x9500, bytes(info2)) + chunk(0x10000, long_line))
 
+    # More map entries than fit (BOOT_MMAP_MAX is 256), and a command line
+    # longer than COMMAND_LINE_SIZE whose end runs off the end of memory.
+    info3 = bytearray(116)
+    many = b"".join(struct.pack("<IQQI", 20, i << 20, 1 << 20, 1 + i % 5)
+                    for i in range(300))
+    struct.pack_into("<I", info3, 0, 0x44)
+    struct.pack_into("<I", info3, 16, 0x20000 - 2100)
+    struct.pack_into("<II", info3, 44, len(many), 0x10000)
+    out["multiboot/hand-too-many-entries-cmdline-off-end"] = mb_input(
+        0x9500, chunk(0x9500, bytes(info3)) + chunk(0x10000, many)
+        + chunk(0x20000 - 2100, b"x=1 " * 525))
+
     # Multiboot 2: every tag type the parser knows, and an unknown one.
     def tag(t: int, body: bytes) -> bytes:
         raw = struct.pack("<II", t, 8 + len(body)) + body
