@@ -71,6 +71,8 @@ static int number_upto(const char *s, unsigned long long max, int base)
 
 	if (!s || !*s)
 		return 0;
+	if (*s == '+')		/* before the radix, as kstrtoull() takes it */
+		s++;
 	if (base == 0) {
 		if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2])
 			base = 16, s += 2;
@@ -79,8 +81,6 @@ static int number_upto(const char *s, unsigned long long max, int base)
 		else
 			base = 10;
 	}
-	if (*s == '+')
-		s++;
 	for (; *s && !(*s == '\n' && !s[1]); s++) {
 		const char *d = memchr(digits, *s | 0x20, (size_t)base);
 
