@@ -83,7 +83,7 @@ EXTRA_SRCS  := $(if $(EXTRA_TESTS),$(wildcard $(EXTRA_TESTS)/*.c))
 OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS))) \
 	$(patsubst $(EXTRA_TESTS)/%.c,$(BUILD)/extra/%.o,$(EXTRA_SRCS))
 
-.PHONY: all run test test-qemu test-host test-exercises host fuzz fuzz-build bench-host valgrind iso debug gdb deps clean help \
+.PHONY: all run test test-qemu test-host test-exercises host fuzz fuzz-build fuzz-long bench-host valgrind iso debug gdb deps clean help \
 	lab report
 
 all: $(KERNEL)
@@ -162,8 +162,8 @@ host: $(HOST_BIN)
 FUZZ_CC      ?= clang
 FUZZ_BUILD   := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 20
-FUZZ_TARGETS := e820 alloc alloc_smp
-FUZZ_CFLAGS  := $(filter-out $(HOST_SAN),$(HOST_CFLAGS)) \
+FUZZ_TARGETS := e820 alloc alloc_smp multiboot multiboot2 acpi cmdline
+FUZZ_CFLAGS  := $(filter-out $(HOST_SAN),$(HOST_CFLAGS)) -idirafter arch/x86/include \
 		-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_SRCS    := $(filter-out arch/host/main.c tests/%_test.c,$(HOST_SRCS))
 FUZZ_OBJS    := $(patsubst %,$(FUZZ_BUILD)/%.o,$(basename $(FUZZ_SRCS)))
@@ -192,6 +192,38 @@ $(FUZZ_ALLOC_BINS): $(FUZZ_BUILD)/fuzz_%: $(FUZZ_ALLOC_BUILD)/tests/fuzz/fuzz_%.
 	$(call say,FUZZLD,$@)
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -pthread -o $@ $^
 
+# The ACPI parser reads memory only through its accessor: it builds here
+# as it is, with the one x86 header it needs (-idirafter: after the host's).
+FUZZ_ACPI_OBJS := $(FUZZ_BUILD)/arch/x86/acpi.o $(FUZZ_BUILD)/arch/x86/acpi_print.o
+$(FUZZ_BUILD)/fuzz_acpi: $(FUZZ_ACPI_OBJS)
+
+# The same targets for clang's source-based coverage (no sanitizers), for
+# make fuzz-long's report.
+FUZZ_COV      := $(BUILD)/fuzz-cov
+FUZZ_COV_OBJS := $(patsubst $(FUZZ_BUILD)/%,$(FUZZ_COV)/%,$(FUZZ_OBJS))
+FUZZ_COV_BINS := $(patsubst $(FUZZ_BUILD)/%,$(FUZZ_COV)/%,$(FUZZ_BINS))
+$(FUZZ_COV)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call say,COVCC,$<)
+	$(Q)$(FUZZ_CC) $(filter-out $(HOST_SAN),$(HOST_CFLAGS)) -idirafter arch/x86/include \
+		-fsanitize=fuzzer-no-link -fprofile-instr-generate -fcoverage-mapping -c $< -o $@
+$(FUZZ_COV)/fuzz_%: $(FUZZ_COV)/tests/fuzz/fuzz_%.o $(FUZZ_COV_OBJS)
+	$(call say,COVLD,$@)
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer -fprofile-instr-generate -pthread -o $@ $^
+FUZZ_COV_MAINS := $(patsubst $(FUZZ_BUILD)/%,$(FUZZ_COV)/%,$(FUZZ_MAINS) $(FUZZ_ACPI_OBJS))
+$(FUZZ_COV)/fuzz_acpi: $(patsubst $(FUZZ_BUILD)/%,$(FUZZ_COV)/%,$(FUZZ_ACPI_OBJS))
+$(FUZZ_COV_OBJS) $(FUZZ_COV_MAINS) $(FUZZ_COV_BINS): | deps
+
+# Each target for FUZZ_SECONDS (here 600 unless given; FUZZ_RUNS: at most
+# that many inputs, 0 no limit), one at a time under nice, from the seeds
+# and what earlier runs found; then each one's coverage of its parser
+# files (lines, branches).
+FUZZ_RUNS ?= 0
+FUZZ_LONG_SECONDS = $(if $(filter command line environment,$(origin FUZZ_SECONDS)),$(FUZZ_SECONDS),600)
+fuzz-long: deps $(FUZZ_BINS) $(FUZZ_COV_BINS)
+	$(PYTHON) tools/fuzz-long.py --seconds $(FUZZ_LONG_SECONDS) --runs $(FUZZ_RUNS) \
+		--corpus tests/fuzz/corpus --work $(FUZZ_BUILD) --cov $(FUZZ_COV) $(FUZZ_TARGETS)
+
 fuzz-build: $(FUZZ_BINS)
 
 # Each target for FUZZ_SECONDS from the seed corpus in tests/fuzz/corpus/
@@ -206,8 +238,9 @@ fuzz: deps $(FUZZ_BINS)
 			$(FUZZ_BUILD)/corpus-$$t tests/fuzz/corpus/$$t || exit 1; \
 	done
 
--include $(FUZZ_OBJS:.o=.d) $(FUZZ_MAINS:.o=.d) \
-	$(patsubst $(FUZZ_BUILD)/%.o,$(FUZZ_ALLOC_BUILD)/%.d,$(FUZZ_OBJS) $(FUZZ_MAINS))
+-include $(FUZZ_OBJS:.o=.d) $(FUZZ_MAINS:.o=.d) $(FUZZ_ACPI_OBJS:.o=.d) \
+	$(patsubst $(FUZZ_BUILD)/%.o,$(FUZZ_ALLOC_BUILD)/%.d,$(FUZZ_OBJS) $(FUZZ_MAINS)) \
+	$(wildcard $(FUZZ_COV)/*/*.d $(FUZZ_COV)/*/*/*.d)
 
 -include $(HOST_OBJS:.o=.d)
 
@@ -393,7 +426,7 @@ test-qemu: deps $(KERNEL) $(ISO) $(ISO_MB1)
 
 # The host tools' unit tests, the user-space kernel's suites, and each
 # fuzzer for FUZZ_TEST_SECONDS.
-FUZZ_TEST_SECONDS ?= 10
+FUZZ_TEST_SECONDS ?= 5
 test-host: $(HOST_BIN) $(FUZZ_BINS)
 	@mkdir -p $(BUILD)/logs
 	$(PYTHON) tools/host-tests.py --counts $(BUILD)/host-counts.txt \
@@ -482,6 +515,7 @@ PKGS.gdb        := $(PKGS.all) gdb
 PKGS.host       := gcc
 PKGS.fuzz-build := clang libclang-rt-dev
 PKGS.fuzz       := $(PKGS.fuzz-build)
+PKGS.fuzz-long  := $(PKGS.fuzz) llvm python3
 PKGS.test-host  := $(PKGS.host) $(PKGS.fuzz) python3
 PKGS.test-qemu  := $(PKGS.run) $(PKGS.iso) ovmf-ia32
 PKGS.lab        := python3 git

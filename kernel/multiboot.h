@@ -190,6 +190,9 @@ struct boot_info {
 	struct boot_range reserved[4 + BOOT_MODULES_MAX];
 };
 
+/* What this boot's loader passed (kernel/main.c fills it at entry). */
+extern struct boot_info boot_info;
+
 /*
  * Returns a pointer through which [pa, pa + len) can be read, or NULL when
  * that range is not accessible.

@@ -33,6 +33,8 @@
 #include "asm/fw_cfg.h"
 #include "asm/pgtable.h"
 #include "kernel/bug.h"
+#include "kernel/cmdline.h"
+#include "kernel/multiboot.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -1404,6 +1406,113 @@ static void rsdp_order(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, info.srat_ok);
 }
 
+/* ---- fuzz seeds: this boot's firmware input, for tools/fuzz-seeds.py ---- */
+
+/*
+ * fuzz_seeds=1 makes dump_fuzz_seeds print, as diagnostic lines, the bytes
+ * the boot loader and the firmware handed this boot: the Multiboot
+ * information (every range multiboot_parse() read and reserved, and the
+ * loader's name), the RSDP and every table the root lists, each line
+ *	fuzzseed mem PA HEX		(at most 32 bytes at physical PA)
+ * after one "fuzzseed boot PROTOCOL INFO_PA", one "fuzzseed rsdp SOURCE
+ * PA" and, for the loader's copy, "fuzzseed copy HEX".  Without it the
+ * case skips: the dump is a few hundred lines.
+ */
+static bool fuzz_seeds;
+
+static int fuzz_seeds_setup(const char *val)
+{
+	if (!val || (strcmp(val, "0") && strcmp(val, "1")))
+		return -EINVAL;
+	fuzz_seeds = val[0] == '1';
+	return 0;
+}
+__setup("fuzz_seeds", fuzz_seeds_setup);
+
+static void seed_hex(char *dst, const u8 *p, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		dst[2 * i] = digits[p[i] >> 4];
+		dst[2 * i + 1] = digits[p[i] & 15];
+	}
+	dst[2 * n] = '\0';
+}
+
+/* Prints [pa, pa + len) 32 bytes a line; false when it cannot be mapped. */
+static bool seed_dump(struct ktest *t, phys_addr_t pa, u32 len)
+{
+	u8 line[32];
+	char hex[2 * sizeof(line) + 1];
+
+	for (u32 off = 0; off < len; off += sizeof(line)) {
+		u32 n = min(len - off, (u32)sizeof(line));
+		const void *p = live_map(pa + off, n);
+
+		if (!p)
+			return false;
+		memcpy(line, p, n);
+		live_unmap();
+		seed_hex(hex, line, n);
+		ktest_printf(t, "fuzzseed mem %llx %s",
+			     (unsigned long long)(pa + off), hex);
+	}
+	return true;
+}
+
+static void dump_fuzz_seeds(struct ktest *t)
+{
+	const struct boot_info *bi = &boot_info;
+	const struct acpi_info *a = acpi_boot_tables();
+	char hex[2 * BOOT_RSDP_MAX + 1];
+
+	if (!fuzz_seeds)
+		ktest_skip(t, "fuzz_seeds=1 not given");
+	KTEST_ASSERT_TRUE(t, bi->nr_reserved > 0);
+	/* reserved[0] is the information block; then what it points to. */
+	ktest_printf(t, "fuzzseed boot %u %llx", bi->protocol,
+		     (unsigned long long)bi->reserved[0].start);
+	for (unsigned int i = 0; i < bi->nr_reserved; i++) {
+		const struct boot_range *r = &bi->reserved[i];
+		bool module = false;
+
+		for (unsigned int m = 0; m < bi->nr_modules; m++)
+			module |= r->start == bi->modules[m].start &&
+				  r->end == bi->modules[m].end;
+		if (!module && r->end - r->start <= 64 * 1024)
+			KTEST_EXPECT_TRUE(t, seed_dump(t, r->start,
+						       (u32)(r->end - r->start)));
+	}
+	if (bi->protocol == 1 && (bi->flags & MULTIBOOT_INFO_BOOT_LOADER_NAME)) {
+		const void *p = live_map(bi->reserved[0].start +
+					 offsetof(struct multiboot_info, boot_loader_name), 4);
+		u32 name_pa;
+
+		KTEST_ASSERT_NOT_NULL(t, p);
+		memcpy(&name_pa, p, 4);
+		live_unmap();
+		KTEST_EXPECT_TRUE(t, seed_dump(t, name_pa,
+					       strlen(bi->loader_name) + 1));
+	}
+
+	if (!a->rsdp_found)
+		return;
+	ktest_printf(t, "fuzzseed rsdp %u %llx", (unsigned int)a->rsdp_source,
+		     (unsigned long long)a->rsdp_pa);
+	if (a->rsdp_source == ACPI_RSDP_LOADER) {
+		seed_hex(hex, bi->rsdp, min(bi->rsdp_len, (unsigned int)BOOT_RSDP_MAX));
+		ktest_printf(t, "fuzzseed copy %s", hex);
+	} else {
+		KTEST_EXPECT_TRUE(t, seed_dump(t, a->rsdp_pa, a->rsdp_length));
+	}
+	/* The BIOS data area's EBDA pointer, which the search reads. */
+	KTEST_EXPECT_TRUE(t, seed_dump(t, 0x40E, 2));
+	for (unsigned int i = 0; i < a->nr_tables; i++)
+		if (a->tables[i].header_read && a->tables[i].length <= 64 * 1024)
+			seed_dump(t, a->tables[i].pa, a->tables[i].length);
+}
+
 static const struct ktest_case acpi_cases[] = {
 	KTEST_CASE(live_madt_matches_qemu),
 	KTEST_CASE(live_srat_matches_qemu),
@@ -1429,6 +1538,7 @@ static const struct ktest_case acpi_cases[] = {
 	KTEST_CASE(copy_too_short),
 	KTEST_CASE(fw_ranges_scan),
 	KTEST_CASE(rsdp_order),
+	KTEST_CASE(dump_fuzz_seeds),
 	KTEST_END,
 };
 

@@ -7,12 +7,20 @@
  * handlers append "name" (no value) or "name=value" and a ';' to a log,
  * so one string comparison shows which handlers ran, in which order, and
  * whether they got NULL or "".  Every expected string is written out by
- * hand.
+ * hand.  One case, registered_refuse_out_of_range, runs the kernel's own
+ * registered handlers, only with values each must refuse, and checks that
+ * they changed nothing (what fuzz_cmdline checks on random lines).
  */
 #include "kernel/cmdline.h"
+#include "kernel/lockdep.h"
+#include "kernel/printk.h"
+#include "kernel/smp.h"
 #include "lib/errno.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
+#include "mm/internal.h"
+#include "mm/mm.h"
+#include "mm/snapshot.h"
 #include "tests/ktest.h"
 
 static char calls[1024];
@@ -271,6 +279,32 @@ static void handler_error_counted(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, calls, "fail=1;foo;fail;efail;bar;");
 }
 
+/*
+ * The registered handlers, each given values out of its documented range:
+ * every one is an error, and none changes what it sets.
+ */
+static void registered_refuse_out_of_range(struct ktest *t)
+{
+	int loglevel = console_loglevel, locks = debug_locks;
+	unsigned int max_cpus = setup_max_cpus, points = mmsnap_points;
+	bool poison = page_poisoning;
+	char line[256];
+
+	snprintf(line, sizeof(line),
+		 "loglevel=16 loglevel maxcpus=x maxcpus numa=fake=0 numa=fake=%d "
+		 "numa=on debug_locks=2 page_poison=maybe mmsnap=boot,bogus mmsnap= "
+		 "ktest.time_limit=86401 ktest.times=2 ktest.soak=-1 ktest.seed=z",
+		 MAX_NUMNODES + 1);
+	KTEST_EXPECT_EQ(t, parse_args(line, __start_setup_params,
+				      __stop_setup_params - __start_setup_params,
+				      CMDLINE_PASS_ALL, NULL, NULL), 15);
+	KTEST_EXPECT_EQ(t, console_loglevel, loglevel);
+	KTEST_EXPECT_EQ(t, debug_locks, locks);
+	KTEST_EXPECT_EQ(t, setup_max_cpus, max_cpus);
+	KTEST_EXPECT_EQ(t, mmsnap_points, points);
+	KTEST_EXPECT_EQ(t, page_poisoning, poison);
+}
+
 static void pass_selection(struct ktest *t)
 {
 	const char *line = "mem=64M foo=1 efail mem=1G zzz";
@@ -433,6 +467,7 @@ static const struct ktest_case cmdline_cases[] = {
 	KTEST_CASE(too_long_token),
 	KTEST_CASE(token_length_limit),
 	KTEST_CASE(handler_error_counted),
+	KTEST_CASE(registered_refuse_out_of_range),
 	KTEST_CASE(pass_selection),
 	KTEST_CASE(double_dash_ends),
 	KTEST_CASE(skip_image),

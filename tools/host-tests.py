@@ -20,6 +20,7 @@ passed or missing).
 import argparse
 import concurrent.futures
 import os
+import re
 import subprocess
 import sys
 import time
@@ -125,6 +126,10 @@ def run_one_fuzzer(binary, seconds, corpus, work):
              f"{runs[0] if runs else '?'} inputs)"]
     if not ok:
         lines += [f"    {line}" for line in out.splitlines()[-25:]]
+        for path in re.findall(r"Test unit written to (\S+)", out):
+            lines.append(f"    keep it as a regression: cp {path} "
+                         f"{corpus}/{target}/crash-WHAT (docs/guide.md, "
+                         f"Fuzzing)")
     return ok, lines
 
 

@@ -24,6 +24,7 @@
 #include "kernel/printk.h"
 #include "mm/e820.h"
 #include "mm/memblock.h"
+#include "tests/fuzz/fuzz_check.h"
 
 #define MAX_IN 200
 
@@ -39,20 +40,6 @@ static u64 rd64(const uint8_t *p)
 	for (int i = 7; i >= 0; i--)
 		v = (v << 8) | p[i];
 	return v;
-}
-
-static void check_sorted(const struct e820_table *t)
-{
-	for (u32 i = 0; i < t->nr_entries; i++) {
-		const struct e820_entry *e = &t->entries[i];
-
-		if (!e->size || e->addr + e->size < e->addr)
-			abort();
-		if (i && (t->entries[i - 1].addr + t->entries[i - 1].size > e->addr ||
-			  (t->entries[i - 1].addr + t->entries[i - 1].size == e->addr &&
-			   t->entries[i - 1].type == e->type)))
-			abort();
-	}
 }
 
 static u32 type_at(const struct e820_table *t, u64 a)
@@ -96,25 +83,6 @@ static void add_reserved(u64 start, u64 size, void *arg)
 	memblock_add_range(&((struct memblock *)arg)->reserved, start, size, 0);
 }
 
-static void check_memblock_type(const struct memblock_type *t)
-{
-	phys_addr_t sum = 0;
-
-	for (unsigned long i = 0; i < t->cnt; i++) {
-		const struct memblock_region *r = &t->regions[i];
-
-		if (!r->size)
-			abort();
-		if (i && t->regions[i - 1].base + t->regions[i - 1].size >= r->base &&
-		    !(t->regions[i - 1].base + t->regions[i - 1].size == r->base &&
-		      t->regions[i - 1].nid != r->nid))
-			abort();
-		sum += r->size;
-	}
-	if (sum != t->total_size)
-		abort();
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	console_loglevel = 0;	/* the sanitiser reports every oddity */
@@ -144,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memset(&tbl, 0, sizeof(tbl));
 	e820__load_raw_map(&tbl, in, n);
-	check_sorted(&tbl);
+	check_e820_sorted(&tbl);
 	if (e820__ram_bytes(&tbl, 0, ~0ULL) > input_usable_bytes(n))
 		abort();
 	/* The type rule at every input boundary (when nothing was lost). */
@@ -179,7 +147,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	e820__finish_user_map(&tbl, &fw, &st);
 	e820__update_table(&tbl);
-	check_sorted(&tbl);
+	check_e820_sorted(&tbl);
 
 	memblock_init_instance(&mb, mem_regions, INIT_MEMBLOCK_REGIONS,
 			       res_regions, INIT_MEMBLOCK_REGIONS);
