@@ -1112,7 +1112,9 @@ static void fast_path_keeps_watermarks_and_wakes_kswapd(struct ktest *t)
 	 * Between min and low: GFP_KERNEL gets a page, off the hot list, and
 	 * wakes kswapd.  kswapd may run at once, on this CPU, and give this
 	 * CPU's lists back to the buddy lists (vmscan.c's drain) before the
-	 * page is taken: then only the sum of the two is the case's to judge.
+	 * page is taken, and reap the caches (the slabs behind their CPU and
+	 * shared arrays, on any CPU of a big machine): then the sum of the two
+	 * is at least what the case put there, all it can judge.
 	 */
 	reclaim_on();
 	wakeups = READ_ONCE(pgdat->kswapd_wakeups);
@@ -1128,7 +1130,7 @@ static void fast_path_keeps_watermarks_and_wakes_kswapd(struct ktest *t)
 		KTEST_EXPECT_EQ(t, free, min + 1);
 	} else {
 		ktest_printf(t, "kswapd ran during the allocation: judged on free + hot list");
-		KTEST_EXPECT_EQ(t, free + hot, min + n);
+		KTEST_EXPECT_GE(t, free + hot, min + n);
 	}
 	reclaim_off();
 	KTEST_ASSERT_TRUE(t, wait_until(all_kswapds_quiet(), WAIT_JIFFIES));
