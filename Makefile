@@ -168,34 +168,47 @@ FUZZ_CFLAGS  := $(filter-out $(HOST_SAN),$(HOST_CFLAGS)) -idirafter arch/x86/inc
 FUZZ_SRCS    := $(filter-out arch/host/main.c tests/%_test.c,$(HOST_SRCS))
 FUZZ_OBJS    := $(patsubst %,$(FUZZ_BUILD)/%.o,$(basename $(FUZZ_SRCS)))
 FUZZ_MAINS   := $(patsubst %,$(FUZZ_BUILD)/tests/fuzz/fuzz_%.o,$(FUZZ_TARGETS))
+FUZZ_ACPI_OBJS := $(FUZZ_BUILD)/arch/x86/acpi.o $(FUZZ_BUILD)/arch/x86/acpi_print.o
 FUZZ_BINS    := $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
+
+# Comparison tracing (-fsanitize=fuzzer's trace-cmp) lets libFuzzer solve
+# the magic numbers and keywords of what it fuzzes, and costs half a run's
+# time or more wherever it is.  So each target gets it in its parsers
+# alone (FUZZ_TRACED.<target>, and the extra files of FUZZ_EXTRA.<target>);
+# everything else, the target's own checks included, comes from
+# $(FUZZ_PLAIN) without it.  The allocator targets drive the kernel with
+# opcodes, not magic values: nothing of theirs is traced.
+FUZZ_PLAIN   := $(BUILD)/fuzz-plain
+FUZZ_TRACED.e820       := mm/e820.c mm/memblock.c
+FUZZ_TRACED.multiboot  := kernel/multiboot.c
+FUZZ_TRACED.multiboot2 := kernel/multiboot2.c kernel/multiboot.c
+FUZZ_TRACED.acpi       := arch/x86/acpi.c arch/x86/acpi_print.c
+FUZZ_PARAM_RE          := ^(early_param|__setup)[(]
+FUZZ_TRACED.cmdline    := kernel/cmdline.c mm/e820_user.c lib/kstrtox.c lib/glob.c \
+			  $(shell grep -lE '$(FUZZ_PARAM_RE)' $(FUZZ_SRCS))
+# The ACPI parser reads memory only through its accessor: it builds here
+# as it is, with the one x86 header it needs (-idirafter: after the host's).
+FUZZ_EXTRA.acpi        := arch/x86/acpi.c arch/x86/acpi_print.c
 
 $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call say,FUZZCC,$<)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
-
-$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_OBJS)
-	$(call say,FUZZLD,$@)
-	$(Q)$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -pthread -o $@ $^
-
-# The allocator targets drive the kernel with opcodes, not magic values:
-# their objects go without comparison tracing, half of a run's time.
-FUZZ_ALLOC_BUILD := $(BUILD)/fuzz-alloc
-FUZZ_ALLOC_BINS  := $(filter $(FUZZ_BUILD)/fuzz_alloc%,$(FUZZ_BINS))
-$(FUZZ_ALLOC_BUILD)/%.o: %.c
+$(FUZZ_PLAIN)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call say,FUZZCC,$<)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fno-sanitize-coverage=trace-cmp -c $< -o $@
-$(FUZZ_ALLOC_BINS): $(FUZZ_BUILD)/fuzz_%: $(FUZZ_ALLOC_BUILD)/tests/fuzz/fuzz_%.o \
-		$(FUZZ_OBJS:$(FUZZ_BUILD)/%=$(FUZZ_ALLOC_BUILD)/%)
-	$(call say,FUZZLD,$@)
-	$(Q)$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -pthread -o $@ $^
 
-# The ACPI parser reads memory only through its accessor: it builds here
-# as it is, with the one x86 header it needs (-idirafter: after the host's).
-FUZZ_ACPI_OBJS := $(FUZZ_BUILD)/arch/x86/acpi.o $(FUZZ_BUILD)/arch/x86/acpi_print.o
-$(FUZZ_BUILD)/fuzz_acpi: $(FUZZ_ACPI_OBJS)
+# A target's objects: its traced files from $(FUZZ_BUILD), the rest plain.
+fuzz_objs = $(FUZZ_PLAIN)/tests/fuzz/fuzz_$(1).o \
+	$(foreach f,$(FUZZ_SRCS) $(FUZZ_EXTRA.$(1)),$(if $(filter $(f),$(FUZZ_TRACED.$(1))),$(FUZZ_BUILD),$(FUZZ_PLAIN))/$(basename $(f)).o)
+define fuzz_link
+$(FUZZ_BUILD)/fuzz_$(1): $(call fuzz_objs,$(1))
+	$$(call say,FUZZLD,$$@)
+	$$(Q)$$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -pthread -o $$@ $$^
+endef
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_link,$(t))))
+FUZZ_ALL_OBJS := $(sort $(foreach t,$(FUZZ_TARGETS),$(call fuzz_objs,$(t))))
 
 # The same targets for clang's source-based coverage (no sanitizers), for
 # make fuzz-long's report.
@@ -238,8 +251,7 @@ fuzz: deps $(FUZZ_BINS)
 			$(FUZZ_BUILD)/corpus-$$t tests/fuzz/corpus/$$t || exit 1; \
 	done
 
--include $(FUZZ_OBJS:.o=.d) $(FUZZ_MAINS:.o=.d) $(FUZZ_ACPI_OBJS:.o=.d) \
-	$(patsubst $(FUZZ_BUILD)/%.o,$(FUZZ_ALLOC_BUILD)/%.d,$(FUZZ_OBJS) $(FUZZ_MAINS)) \
+-include $(FUZZ_ALL_OBJS:.o=.d) \
 	$(wildcard $(FUZZ_COV)/*/*.d $(FUZZ_COV)/*/*/*.d)
 
 -include $(HOST_OBJS:.o=.d)
@@ -553,7 +565,7 @@ deps:
 # Every compile, link and image waits for deps (order-only: deps never makes
 # anything out of date).  Naming the objects here also keeps them: none is an
 # intermediate file that make deletes and rebuilds the next time.
-$(OBJS) $(KERNEL) $(HOST_OBJS) $(HOST_BIN) $(FUZZ_OBJS) $(FUZZ_MAINS) \
+$(OBJS) $(KERNEL) $(HOST_OBJS) $(HOST_BIN) $(FUZZ_ALL_OBJS) \
 $(FUZZ_BINS) $(BENCH_OBJS) $(BENCH_MAIN) $(BENCH_BIN) $(ISO) $(ISO_MB1): | deps
 
 clean:

@@ -231,15 +231,41 @@ int parse_args(const char *args, const struct kernel_param *const *params,
 	return __parse_args(args, params, num, pass, unknown, arg, true);
 }
 
+/* Whether the space-separated list in buf holds name (as parameq()). */
+static bool listed(const char *buf, const char *name)
+{
+	const char *p = buf, *q;
+
+	while (*p) {
+		for (q = name; *p && *p != ' ' && *q; p++, q++)
+			if (dash2underscore(*p) != dash2underscore(*q))
+				break;
+		if ((!*p || *p == ' ') && !*q)
+			return true;
+		while (*p && *p != ' ')
+			p++;
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
 /*
- * Whether a token before the one at stop has a name equal to name: the
- * line is walked again from the start rather than searching the output,
- * so that de-duplication still works when the output was cut short.
+ * Whether a token before the one at stop has a name equal to name.  While
+ * the output holds every unknown name so far, none with a space (a quoted
+ * name may have one), it is searched; after that (walk), the line is
+ * walked again from the start, so that de-duplication still works when
+ * the output was cut short.  (The boot's
+ * list is as long as the line: it never needs the walk, which would make
+ * a line of a thousand one-letter names cost a million token splits.)
  */
-static bool seen_before(const char *args, const char *stop, const char *name)
+static bool seen_before(const char *args, const char *stop, const char *name,
+			const char *buf, bool walk)
 {
 	struct cmdline_token tok;
 
+	if (!walk)
+		return listed(buf, name);
 	args = skip_blanks(args);
 	while (*args && args < stop) {
 		args = next_token(args, &tok);
@@ -256,7 +282,8 @@ size_t cmdline_unknown_list(const char *args,
 	struct cmdline_token tok;
 	const char *line = args;
 	size_t count = 0, len = 0;
-	bool full = false;
+	bool full = !size;	/* a name was left out of buf */
+	bool walk = full;	/* buf cannot answer seen_before() */
 
 	if (size)
 		buf[0] = '\0';
@@ -273,7 +300,7 @@ size_t cmdline_unknown_list(const char *args,
 		if (is_end_marker(&tok))
 			break;
 		if (!tok.param[0] || table_knows(params, num, tok.param) ||
-		    seen_before(line, here, tok.param))
+		    seen_before(line, here, tok.param, buf, walk))
 			continue;
 		count++;
 		if (full)
@@ -281,9 +308,11 @@ size_t cmdline_unknown_list(const char *args,
 		/* Keep the list a prefix: once a name is left out, stop. */
 		n = strlen(tok.param);
 		if (len + (len ? 1 : 0) + n + 1 > size) {
-			full = true;
+			full = walk = true;
 			continue;
 		}
+		if (strchr(tok.param, ' '))
+			walk = true;
 		if (len)
 			buf[len++] = ' ';
 		memcpy(buf + len, tok.param, n + 1);

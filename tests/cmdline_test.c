@@ -215,6 +215,13 @@ static void unknown_list_dedup(struct ktest *t)
 				 buf, sizeof(buf));
 	KTEST_EXPECT_EQ(t, n, (size_t)0);
 	KTEST_EXPECT_STREQ(t, buf, "");
+
+	/* A quoted name with a space is one name, not the two it looks
+	 * like in the list: "a" and "b" are new, the second "a b" is not. */
+	n = cmdline_unknown_list("\"a b\" a b \"a b\" a", params,
+				 ARRAY_SIZE(params), buf, sizeof(buf));
+	KTEST_EXPECT_EQ(t, n, (size_t)3);
+	KTEST_EXPECT_STREQ(t, buf, "a b a b");
 }
 
 /* 300 'a's, so that "bar=" + these is 304 bytes long. */
