@@ -168,7 +168,6 @@ FUZZ_CFLAGS  := $(filter-out $(HOST_SAN),$(HOST_CFLAGS)) -idirafter arch/x86/inc
 FUZZ_SRCS    := $(filter-out arch/host/main.c tests/%_test.c,$(HOST_SRCS))
 FUZZ_OBJS    := $(patsubst %,$(FUZZ_BUILD)/%.o,$(basename $(FUZZ_SRCS)))
 FUZZ_MAINS   := $(patsubst %,$(FUZZ_BUILD)/tests/fuzz/fuzz_%.o,$(FUZZ_TARGETS))
-FUZZ_ACPI_OBJS := $(FUZZ_BUILD)/arch/x86/acpi.o $(FUZZ_BUILD)/arch/x86/acpi_print.o
 FUZZ_BINS    := $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
 
 # Comparison tracing (-fsanitize=fuzzer's trace-cmp) lets libFuzzer solve
@@ -182,13 +181,15 @@ FUZZ_PLAIN   := $(BUILD)/fuzz-plain
 FUZZ_TRACED.e820       := mm/e820.c mm/memblock.c
 FUZZ_TRACED.multiboot  := kernel/multiboot.c
 FUZZ_TRACED.multiboot2 := kernel/multiboot2.c kernel/multiboot.c
-FUZZ_TRACED.acpi       := arch/x86/acpi.c arch/x86/acpi_print.c
+FUZZ_TRACED.acpi       := arch/x86/acpi.c arch/x86/acpi_print.c arch/x86/acpi_layout.c \
+			  mm/numa.c
 FUZZ_PARAM_RE          := ^(early_param|__setup)[(]
 FUZZ_TRACED.cmdline    := kernel/cmdline.c mm/e820_user.c lib/kstrtox.c lib/glob.c \
 			  $(shell grep -lE '$(FUZZ_PARAM_RE)' $(FUZZ_SRCS))
 # The ACPI parser reads memory only through its accessor: it builds here
 # as it is, with the one x86 header it needs (-idirafter: after the host's).
-FUZZ_EXTRA.acpi        := arch/x86/acpi.c arch/x86/acpi_print.c
+FUZZ_EXTRA.acpi        := arch/x86/acpi.c arch/x86/acpi_print.c arch/x86/acpi_layout.c
+FUZZ_ACPI_OBJS         := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(FUZZ_EXTRA.acpi))
 
 $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -4,8 +4,11 @@
  *
  * The firmware (ACPI SRAT/SLIT, through arch_firmware_numa()) describes
  * memory and CPUs by proximity domain (PXM).  Domains that own memory
- * below 4 GiB become nodes 0, 1, ... in increasing PXM order; memblock
- * tags each range with its node, and the zones are then built per node.
+ * below 4 GiB become nodes 0, 1, ... in increasing PXM order (numa_layout(),
+ * pure, so the ACPI fuzz target checks it); memory below 4 GiB in a domain
+ * beyond 255 makes the firmware's layout unusable, as Linux's bad_srat,
+ * and leaves one node.  memblock tags each range with its node, and the
+ * zones are then built per node.
  * A CPU in a domain without memory goes to the nearest node that has some.
  * Distances come from the SLIT (10 to itself); without one, 10 and 20.
  *
@@ -61,17 +64,37 @@ int node_distance(int from, int to)
 	return from == to ? LOCAL_DISTANCE : REMOTE_DISTANCE;
 }
 
-/* The firmware's layout; false (nothing changed) when it is unusable. */
-static bool numa_from_firmware(const struct fw_numa *fw)
+#define NO_NODE (-1)
+
+/* The SLIT's distance between two domains; 10 and 20 outside it. */
+static int fw_distance(const struct fw_numa *fw, unsigned int a, unsigned int b)
 {
-	int pxm_node[256];
-	int node_pxm[MAX_NUMNODES];
+	if (a < fw->nr_localities && b < fw->nr_localities)
+		return fw->dist[a][b];
+	return a == b ? LOCAL_DISTANCE : REMOTE_DISTANCE;
+}
+
+int numa_layout_node(const struct numa_layout *l, u32 pxm)
+{
+	return pxm < MAX_PXM ? l->pxm_node[pxm] : NO_NODE;
+}
+
+bool numa_layout(const struct fw_numa *fw, struct numa_layout *l)
+{
 	int nodes = 0;
 
-	for (int p = 0; p < 256; p++)
-		pxm_node[p] = -1;
+	memset(l, 0, sizeof(*l));
+	for (int p = 0; p < MAX_PXM; p++)
+		l->pxm_node[p] = NO_NODE;
+	/* Memory the kernel uses must land on a node (Linux's bad_srat). */
+	for (unsigned int i = 0; i < fw->nr_blks; i++)
+		if (fw->blk[i].pxm >= MAX_PXM && fw->blk[i].start < FOUR_GB) {
+			pr_warn("NUMA: proximity domain %u is beyond %d; ignoring the firmware's\n",
+				fw->blk[i].pxm, MAX_PXM - 1);
+			return false;
+		}
 	/* Domains with memory below 4 GiB, in PXM order, become nodes. */
-	for (unsigned int p = 0; p < 256; p++)
+	for (unsigned int p = 0; p < MAX_PXM; p++)
 		for (unsigned int i = 0; i < fw->nr_blks; i++) {
 			if (fw->blk[i].pxm != p || fw->blk[i].start >= FOUR_GB)
 				continue;
@@ -80,44 +103,58 @@ static bool numa_from_firmware(const struct fw_numa *fw)
 					MAX_NUMNODES);
 				return false;
 			}
-			pxm_node[p] = nodes;
-			node_pxm[nodes++] = (int)p;
+			l->pxm_node[p] = nodes;
+			l->node_pxm[nodes++] = (int)p;
 			break;
 		}
 	if (nodes <= 1)
 		return false;
-	for (unsigned int i = 0; i < fw->nr_blks; i++) {
-		u64 s = fw->blk[i].start, e = min(fw->blk[i].end, FOUR_GB);
-
-		if (fw->blk[i].pxm < 256 && pxm_node[fw->blk[i].pxm] >= 0 && e > s)
-			memblock_set_node(s, e - s, pxm_node[fw->blk[i].pxm]);
-	}
 	if (fw->nr_localities) {
 		for (int a = 0; a < nodes; a++)
 			for (int b = 0; b < nodes; b++)
-				numa_dist[a][b] = (unsigned)node_pxm[a] < fw->nr_localities &&
-							  (unsigned)node_pxm[b] < fw->nr_localities ?
-						  fw->dist[node_pxm[a]][node_pxm[b]] :
-						  (a == b ? LOCAL_DISTANCE : REMOTE_DISTANCE);
-		have_dist = true;
+				l->dist[a][b] = fw_distance(fw, l->node_pxm[a],
+							    l->node_pxm[b]);
+		l->have_dist = true;
 	}
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		int pxm = fw->cpu_pxm[cpu];
 		int best = 0;
 
-		if (pxm >= 0 && pxm < 256 && pxm_node[pxm] >= 0) {
-			cpu_node_map[cpu] = pxm_node[pxm];
+		if (pxm >= 0 && numa_layout_node(l, (u32)pxm) != NO_NODE) {
+			l->cpu_node[cpu] = l->pxm_node[pxm];
 			continue;
 		}
-		/* A domain without memory: the nearest node that has some. */
+		/* A domain without memory: the nearest node that has some
+		 * (the SLIT may not cover every node's domain). */
 		if (pxm >= 0 && (unsigned)pxm < fw->nr_localities)
 			for (int n = 1; n < nodes; n++)
-				if (fw->dist[pxm][node_pxm[n]] <
-				    fw->dist[pxm][node_pxm[best]])
+				if (fw_distance(fw, pxm, l->node_pxm[n]) <
+				    fw_distance(fw, pxm, l->node_pxm[best]))
 					best = n;
-		cpu_node_map[cpu] = best;
+		l->cpu_node[cpu] = best;
 	}
-	nr_online_nodes = nodes;
+	l->nodes = nodes;
+	return true;
+}
+
+/* The firmware's layout; false (nothing changed) when it is unusable. */
+static bool numa_from_firmware(const struct fw_numa *fw)
+{
+	static struct numa_layout l;
+
+	if (!numa_layout(fw, &l))
+		return false;
+	for (unsigned int i = 0; i < fw->nr_blks; i++) {
+		u64 s = fw->blk[i].start, e = min(fw->blk[i].end, FOUR_GB);
+		int nid = numa_layout_node(&l, fw->blk[i].pxm);
+
+		if (nid != NO_NODE && e > s)
+			memblock_set_node(s, e - s, nid);
+	}
+	memcpy(numa_dist, l.dist, sizeof(numa_dist));
+	have_dist = l.have_dist;
+	memcpy(cpu_node_map, l.cpu_node, sizeof(cpu_node_map));
+	nr_online_nodes = l.nodes;
 	return true;
 }
 

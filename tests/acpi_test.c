@@ -32,6 +32,7 @@
 #include "asm/acpi.h"
 #include "asm/fw_cfg.h"
 #include "asm/pgtable.h"
+#include "kernel/arch.h"
 #include "kernel/bug.h"
 #include "kernel/cmdline.h"
 #include "kernel/multiboot.h"
@@ -39,6 +40,7 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "mm/mm.h"
+#include "mm/topology.h"
 #include "tests/ktest.h"
 
 #define FOUR_GB 0x100000000ULL
@@ -911,6 +913,214 @@ static void srat_two_nodes(struct ktest *t)
 	KTEST_EXPECT_EQ(t, info.mem[5].pxm, 0x101U);
 }
 
+/*
+ * Printed lines starting with a prefix, caught by a console of the case's
+ * own, timestamps off (only those lines count, so that another CPU's line
+ * cannot take their place): the first CAP_LINES kept, all counted.
+ */
+#define CAP_LINES 3
+static struct {
+	const char *prefix;
+	unsigned int nr, seen;
+	char line[CAP_LINES][KTEST_CAPTURE_LINE];
+} cap;
+
+static void cap_line(const char *line)
+{
+	if (strncmp(line, cap.prefix, strlen(cap.prefix)))
+		return;
+	cap.seen++;
+	if (cap.nr < CAP_LINES)
+		strscpy(cap.line[cap.nr++], line, KTEST_CAPTURE_LINE);
+}
+
+static void listen(const char *prefix)
+{
+	memset(&cap, 0, sizeof(cap));
+	cap.prefix = prefix;
+	ktest_capture_start(cap_line);
+}
+
+/* Exactly n lines with listen()'s prefix since, the first starting first. */
+static void heard(struct ktest *t, unsigned int n, const char *first)
+{
+	ktest_capture_stop();
+	KTEST_EXPECT_EQ(t, cap.seen, n);
+	if (n && strncmp(cap.line[0], first, strlen(first)))
+		KTEST_FAIL(t, "the first line is '%s', not '%s...'", cap.line[0],
+			   first);
+}
+
+/*
+ * What the kernel makes of the tables (arch/x86/acpi_layout.c): the CPUs
+ * it numbers.  An APIC ID listed twice is numbered once (an INIT to a CPU
+ * already running would reset it); maxcpus= and the boot CPU's place.
+ */
+static void madt_numbering(struct ktest *t)
+{
+	u32 rsdt[] = { PA(MADT_OFF) };
+	unsigned int id[NR_CPUS];
+	struct table tb;
+
+	put_rsdp(PA(RSDP_OFF), 0, PA(RSDT_OFF), 0);
+	put_rsdt(PA(RSDT_OFF), rsdt, 1);
+	madt_begin(&tb, PA(MADT_OFF));
+	madt_lapic(&tb, 0, 0, 1);
+	madt_lapic(&tb, 1, 4, 1);
+	madt_lapic(&tb, 2, 4, 1);	/* the same APIC ID again */
+	madt_lapic(&tb, 3, 6, 0);	/* disabled */
+	madt_lapic(&tb, 4, 2, 1);
+	table_end(&tb);
+	KTEST_ASSERT_EQ(t, fake_parse(PA(RSDP_OFF)), 0);
+	KTEST_ASSERT_TRUE(t, info.madt_ok);
+	KTEST_ASSERT_EQ(t, info.nr_cpus, 5U);
+
+	listen("smpboot: ");
+	KTEST_EXPECT_EQ(t, acpi_number_cpus(&info, 0, NR_CPUS, id), 3U);
+	heard(t, 1, "smpboot: APIC id 4 listed twice in the MADT");
+	KTEST_EXPECT_EQ(t, id[0], 0U);
+	KTEST_EXPECT_EQ(t, id[1], 4U);
+	KTEST_EXPECT_EQ(t, id[2], 2U);
+	/* The boot CPU first wherever the table lists it. */
+	KTEST_EXPECT_EQ(t, acpi_number_cpus(&info, 2, NR_CPUS, id), 3U);
+	KTEST_EXPECT_EQ(t, id[0], 2U);
+	KTEST_EXPECT_EQ(t, id[1], 0U);
+	KTEST_EXPECT_EQ(t, id[2], 4U);
+	/* maxcpus=2: the duplicate, then APIC ID 2 left out. */
+	listen("smpboot: ");
+	KTEST_EXPECT_EQ(t, acpi_number_cpus(&info, 0, 2, id), 2U);
+	heard(t, 2, "smpboot: APIC id 4 listed twice");
+	KTEST_EXPECT_EQ(t, id[1], 4U);
+
+	info.madt_ok = false;
+	KTEST_EXPECT_EQ(t, acpi_number_cpus(&info, 7, NR_CPUS, id), 1U);
+	KTEST_EXPECT_EQ(t, id[0], 7U);
+}
+
+/*
+ * The SRAT (and SLIT) as mm/numa.c sees them: the present memory ranges,
+ * each numbered CPU's domain, then the nodes numa_layout() makes.
+ */
+static void srat_layout(struct ktest *t)
+{
+	static struct fw_numa fw;
+	static struct numa_layout l;
+	const unsigned int id[] = { 0, 1, 3 };
+	u32 rsdt[] = { PA(SRAT_OFF) };
+
+	put_rsdp(PA(RSDP_OFF), 0, PA(RSDT_OFF), 0);
+	put_rsdt(PA(RSDT_OFF), rsdt, 1);
+	put_good_srat(PA(SRAT_OFF), 1);
+	KTEST_ASSERT_EQ(t, fake_parse(PA(RSDP_OFF)), 0);
+	KTEST_ASSERT_TRUE(t, acpi_fw_numa(&info, id, ARRAY_SIZE(id), &fw));
+	/* Enabled, present, not hot-pluggable, not empty: 0, 1, 2 and 5. */
+	KTEST_ASSERT_EQ(t, fw.nr_blks, 4U);
+	KTEST_EXPECT_EQ(t, fw.blk[2].start, 0x8000000ULL);
+	KTEST_EXPECT_EQ(t, fw.blk[2].end, 0x10000000ULL);
+	KTEST_EXPECT_EQ(t, fw.blk[3].start, 0x20000000ULL);
+	KTEST_EXPECT_EQ(t, fw.blk[3].pxm, 1U);
+	KTEST_EXPECT_EQ(t, fw.cpu_pxm[0], 0);
+	KTEST_EXPECT_EQ(t, fw.cpu_pxm[1], 1);
+	KTEST_EXPECT_EQ(t, fw.cpu_pxm[2], 1);	/* APIC ID 3, revision 1 */
+	KTEST_EXPECT_EQ(t, fw.cpu_pxm[3], -1);	/* not numbered */
+	KTEST_EXPECT_EQ(t, fw.nr_localities, 0U);
+
+	KTEST_ASSERT_TRUE(t, numa_layout(&fw, &l));
+	KTEST_EXPECT_EQ(t, l.nodes, 2);
+	KTEST_EXPECT_EQ(t, numa_layout_node(&l, 0), 0);
+	KTEST_EXPECT_EQ(t, numa_layout_node(&l, 1), 1);
+	KTEST_EXPECT_EQ(t, numa_layout_node(&l, 2), -1);
+	KTEST_EXPECT_EQ(t, l.cpu_node[1], 1);
+	KTEST_EXPECT_EQ(t, l.cpu_node[2], 1);
+	KTEST_EXPECT_EQ(t, l.cpu_node[3], 0);
+	KTEST_EXPECT_FALSE(t, l.have_dist);
+
+	/* Revision 3: range 5 is in domain 0x101, beyond 255, below 4 GiB:
+	 * the layout is not used (one node), not left partly on no node. */
+	put_good_srat(PA(SRAT_OFF), 3);
+	KTEST_ASSERT_EQ(t, fake_parse(PA(RSDP_OFF)), 0);
+	KTEST_ASSERT_TRUE(t, acpi_fw_numa(&info, id, ARRAY_SIZE(id), &fw));
+	KTEST_EXPECT_EQ(t, fw.blk[3].pxm, 0x101U);
+	KTEST_EXPECT_EQ(t, fw.cpu_pxm[2], 0x101);
+	listen("NUMA: ");
+	KTEST_EXPECT_FALSE(t, numa_layout(&fw, &l));
+	heard(t, 1, "NUMA: proximity domain 257 is beyond 255");
+}
+
+/* More memory ranges than fit: the SRAT's layout is not used at all. */
+static void srat_too_many_ranges(struct ktest *t)
+{
+	static struct fw_numa fw;
+	const unsigned int id[] = { 0 };
+	u32 rsdt[] = { PA(OTHER_OFF) };
+	struct table tb;
+
+	put_rsdp(PA(RSDP_OFF), 0, PA(RSDT_OFF), 0);
+	put_rsdt(PA(RSDT_OFF), rsdt, 1);
+	srat_begin(&tb, PA(OTHER_OFF), 1);
+	for (unsigned int i = 0; i < ACPI_MAX_MEM_AFFINITY + 1; i++)
+		srat_mem(&tb, i & 1, (u64)i << 24, 1 << 24, 1);
+	table_end(&tb);
+	KTEST_ASSERT_EQ(t, fake_parse(PA(RSDP_OFF)), 0);
+	KTEST_ASSERT_TRUE(t, info.srat_ok);
+	KTEST_EXPECT_EQ(t, info.nr_mem, (unsigned int)ACPI_MAX_MEM_AFFINITY);
+	KTEST_EXPECT_EQ(t, info.dropped, 1U);
+	KTEST_EXPECT_TRUE(t, info.srat_mem_dropped);
+	listen("SRAT: ");
+	KTEST_EXPECT_FALSE(t, acpi_fw_numa(&info, id, 1, &fw));
+	heard(t, 1, "SRAT: more than 32 memory ranges");
+	KTEST_EXPECT_EQ(t, fw.nr_blks, 0U);
+
+	/* One fewer fits, and is used. */
+	srat_begin(&tb, PA(OTHER_OFF), 1);
+	for (unsigned int i = 0; i < ACPI_MAX_MEM_AFFINITY; i++)
+		srat_mem(&tb, i & 1, (u64)i << 24, 1 << 24, 1);
+	table_end(&tb);
+	KTEST_ASSERT_EQ(t, fake_parse(PA(RSDP_OFF)), 0);
+	KTEST_EXPECT_FALSE(t, info.srat_mem_dropped);
+	KTEST_EXPECT_TRUE(t, acpi_fw_numa(&info, id, 1, &fw));
+	KTEST_EXPECT_EQ(t, fw.nr_blks, (unsigned int)ACPI_MAX_MEM_AFFINITY);
+}
+
+/*
+ * A CPU in a domain without memory goes to the nearest node, by the SLIT
+ * where it covers both domains and 20 where it does not: here the SLIT
+ * has 4 localities, the nodes are domains 0 and 9, the CPU is in domain 3
+ * at distance 15 from domain 0.
+ */
+static void slit_short_of_a_node(struct ktest *t)
+{
+	static const u8 m[16] = { 10, 20, 20, 15, 20, 10, 20, 20,
+				  20, 20, 10, 20, 15, 20, 20, 10 };
+	static struct fw_numa fw;
+	static struct numa_layout l;
+	const unsigned int id[] = { 0, 1 };
+	u32 rsdt[] = { PA(SRAT_OFF), PA(SLIT_OFF) };
+	struct table tb;
+
+	put_rsdp(PA(RSDP_OFF), 0, PA(RSDT_OFF), 0);
+	put_rsdt(PA(RSDT_OFF), rsdt, 2);
+	srat_begin(&tb, PA(SRAT_OFF), 1);
+	srat_cpu(&tb, 0, 0, 1, 0);
+	srat_cpu(&tb, 3, 1, 1, 0);
+	srat_mem(&tb, 0, 0, 0x8000000, 1);
+	srat_mem(&tb, 9, 0x8000000, 0x8000000, 1);
+	table_end(&tb);
+	put_slit(PA(SLIT_OFF), 4, m, sizeof(m));
+	KTEST_ASSERT_EQ(t, fake_parse(PA(RSDP_OFF)), 0);
+	KTEST_ASSERT_TRUE(t, info.srat_ok && info.slit_ok);
+	KTEST_ASSERT_TRUE(t, acpi_fw_numa(&info, id, ARRAY_SIZE(id), &fw));
+	KTEST_ASSERT_TRUE(t, numa_layout(&fw, &l));
+	KTEST_EXPECT_EQ(t, l.nodes, 2);
+	KTEST_EXPECT_EQ(t, l.node_pxm[1], 9);
+	KTEST_EXPECT_EQ(t, l.cpu_node[0], 0);
+	KTEST_EXPECT_EQ(t, l.cpu_node[1], 0);	/* 15 < 20 */
+	KTEST_EXPECT_TRUE(t, l.have_dist);
+	KTEST_EXPECT_EQ(t, l.dist[0][0], 10);
+	KTEST_EXPECT_EQ(t, l.dist[0][1], 20);	/* domain 9: outside the SLIT */
+	KTEST_EXPECT_EQ(t, l.dist[1][1], 10);
+}
+
 static void slit_2x2(struct ktest *t)
 {
 	static const u8 good[] = { 10, 20, 20, 10 };
@@ -1079,27 +1289,9 @@ static int source(void)
 	return (int)info.rsdp_source;
 }
 
-/*
- * acpi_print()'s lines about the RSDP, timestamps off, caught by a console
- * of the case's own (only lines starting "ACPI: RSDP" are kept, so that
- * another CPU's line cannot take their place).
- */
-#define CAP_LINES 3
-static struct {
-	unsigned int nr;
-	char line[CAP_LINES][KTEST_CAPTURE_LINE];
-} cap;
-
-static void cap_line(const char *line)
-{
-	if (!strncmp(line, "ACPI: RSDP", 10) && cap.nr < CAP_LINES)
-		strscpy(cap.line[cap.nr++], line, KTEST_CAPTURE_LINE);
-}
-
 static void print_captured(void)
 {
-	memset(&cap, 0, sizeof(cap));
-	ktest_capture_start(cap_line);
+	listen("ACPI: RSDP");
 	acpi_print(&info);
 	ktest_capture_stop();
 }
@@ -1526,6 +1718,10 @@ static const struct ktest_case acpi_cases[] = {
 	KTEST_CASE(madt_no_processors),
 	KTEST_CASE(madt_too_many_cpus),
 	KTEST_CASE(srat_two_nodes),
+	KTEST_CASE(madt_numbering),
+	KTEST_CASE(srat_layout),
+	KTEST_CASE(srat_too_many_ranges),
+	KTEST_CASE(slit_short_of_a_node),
 	KTEST_CASE(slit_2x2),
 	KTEST_CASE(length_beyond_mapping),
 	KTEST_CASE(xsdt_entries),

@@ -32,7 +32,8 @@ PARSER_FILES = {
     "alloc": ["mm/page_alloc.c", "mm/slab.c", "mm/mempool.c"],
     "multiboot": ["kernel/multiboot.c"],
     "multiboot2": ["kernel/multiboot2.c"],
-    "acpi": ["arch/x86/acpi.c", "arch/x86/acpi_print.c"],
+    "acpi": ["arch/x86/acpi.c", "arch/x86/acpi_print.c",
+             "arch/x86/acpi_layout.c", "mm/numa.c"],
     "cmdline": ["kernel/cmdline.c", "mm/e820_user.c"],
 }
 STAT_RE = re.compile(r"^stat::(\w+):\s+(\d+)", re.M)

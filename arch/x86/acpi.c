@@ -558,6 +558,8 @@ static bool parse_srat(struct acpi_info *info, struct acpi_table_desc *d,
 			pxm = ma.proximity_domain;
 			if (d->revision <= 1)
 				pxm &= 0xff;
+			if (info->nr_mem == ARRAY_SIZE(info->mem))
+				info->srat_mem_dropped = true;
 			append(info, mem, nr_mem,
 			       ((struct acpi_mem_affinity){
 				       .base = ma.base_address,

@@ -15,8 +15,9 @@
  * BIOS area is empty); the scan of those asks for 1 KiB at a time, which
  * the window serves anywhere below 4 GiB.
  *
- * CPU numbers are dense: the boot CPU is 0, then the MADT's other enabled
- * processors in table order.  No MADT means one CPU; no SRAT, one node.
+ * What the tables mean (the CPU numbering, each CPU's and each memory
+ * range's domain) is arch/x86/acpi_layout.c's.  No MADT means one CPU; no
+ * SRAT, one node.
  */
 #include "arch/x86/smp.h"
 #include "asm/acpi.h"
@@ -76,25 +77,12 @@ static unsigned int boot_cpu_apic_id(void)
 
 static void set_cpus(unsigned int max_cpus)
 {
-	unsigned int bsp = boot_cpu_apic_id(), n = 1;
-
-	cpu_apic_id[0] = bsp;
-	if (!acpi.madt_ok) {
+	if (!acpi.madt_ok)
 		pr_info("smpboot: no usable MADT: one CPU\n");
-		nr_cpu_ids = 1;
+	nr_cpu_ids = acpi_number_cpus(&acpi, boot_cpu_apic_id(), max_cpus,
+				      cpu_apic_id);
+	if (!acpi.madt_ok)
 		return;
-	}
-	for (unsigned int i = 0; i < acpi.nr_cpus; i++) {
-		if (!acpi.cpus[i].enabled || acpi.cpus[i].apic_id == bsp)
-			continue;
-		if (n >= NR_CPUS || n >= max_cpus) {
-			pr_info("smpboot: CPU with APIC id %u left out (NR_CPUS=%d, maxcpus=%u)\n",
-				acpi.cpus[i].apic_id, NR_CPUS, max_cpus);
-			continue;
-		}
-		cpu_apic_id[n++] = acpi.cpus[i].apic_id;
-	}
-	nr_cpu_ids = n;
 	lapic_phys_base = acpi.lapic_addr ? acpi.lapic_addr : lapic_phys_base;
 	pr_info("smpboot: Allowing %u CPUs\n", nr_cpu_ids);
 }
@@ -130,41 +118,7 @@ const struct acpi_rsdp_sources *acpi_boot_sources(void)
 	return &rsdp_sources;
 }
 
-static int apic_to_cpu(unsigned int apic_id)
-{
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
-		if (cpu_apic_id[cpu] == apic_id)
-			return (int)cpu;
-	return -1;
-}
-
 bool arch_firmware_numa(struct fw_numa *fw)
 {
-	memset(fw, 0, sizeof(*fw));
-	for (int cpu = 0; cpu < NR_CPUS; cpu++)
-		fw->cpu_pxm[cpu] = -1;
-	if (!acpi.srat_ok)
-		return false;
-	for (unsigned int i = 0; i < acpi.nr_mem; i++) {
-		const struct acpi_mem_affinity *m = &acpi.mem[i];
-
-		if (!m->enabled || m->hotplug || !m->len ||
-		    fw->nr_blks == FW_NUMA_MAX_BLKS)
-			continue;
-		fw->blk[fw->nr_blks].start = m->base;
-		fw->blk[fw->nr_blks].end = m->base + m->len;
-		fw->blk[fw->nr_blks].pxm = m->pxm;
-		fw->nr_blks++;
-	}
-	for (unsigned int i = 0; i < acpi.nr_cpu_aff; i++) {
-		int cpu = apic_to_cpu(acpi.cpu_aff[i].apic_id);
-
-		if (acpi.cpu_aff[i].enabled && cpu >= 0)
-			fw->cpu_pxm[cpu] = (int)acpi.cpu_aff[i].pxm;
-	}
-	if (acpi.slit_ok) {
-		fw->nr_localities = acpi.slit_localities;
-		memcpy(fw->dist, acpi.slit, sizeof(fw->dist));
-	}
-	return fw->nr_blks > 0;
+	return acpi_fw_numa(&acpi, cpu_apic_id, nr_cpu_ids, fw);
 }

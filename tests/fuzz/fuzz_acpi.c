@@ -28,13 +28,23 @@
  *  - the SRAT used: as many memory and CPU affinities as its entries,
  *    proximity domains within the bits its revision defines;
  *  - the SLIT used: 1 to ACPI_MAX_NODES localities, 10 on the diagonal,
- *    more than 10 elsewhere, the same matrix as in memory.
+ *    more than 10 elsewhere, the same matrix as in memory;
+ *  - what the kernel makes of them, as at boot (arch/x86/acpi_layout.c,
+ *    then mm/numa.c's numa_layout()), with the first MADT processor as the
+ *    boot CPU and maxcpus= from the mode byte's high nibble (0: none): the
+ *    CPUs numbered are the boot CPU and then enabled MADT processors,
+ *    each APIC ID once, as many as there are up to NR_CPUS and maxcpus;
+ *    each CPU's domain is one the SRAT gives its APIC ID; and when the
+ *    SRAT makes nodes, every CPU and every memory range below 4 GiB maps
+ *    to a valid node, and the distances are 10 to itself, more to others.
  */
 #include <stdint.h>
 
 #include "asm/acpi.h"
+#include "kernel/arch.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
+#include "mm/topology.h"
 #include "tests/fuzz/fuzz_check.h"
 #include "tests/fuzz/fuzz_mem.h"
 
@@ -266,6 +276,95 @@ static void check_slit(void)
 		}
 }
 
+/* Whether an enabled SRAT CPU affinity gives APIC ID id domain pxm. */
+static int srat_says(unsigned int id, int pxm)
+{
+	for (unsigned int i = 0; i < info.nr_cpu_aff; i++)
+		if (info.cpu_aff[i].enabled && info.cpu_aff[i].apic_id == id &&
+		    (int)info.cpu_aff[i].pxm == pxm)
+			return 1;
+	return 0;
+}
+
+static void check_layout(unsigned int max_cpus)
+{
+	static struct fw_numa fw;
+	static struct numa_layout l;
+	unsigned int apic_id[NR_CPUS], bsp, n, enabled = 0;
+	int numa;
+
+	bsp = info.madt_ok ? info.cpus[0].apic_id : 0;
+	n = acpi_number_cpus(&info, bsp, max_cpus, apic_id);
+	/* The distinct enabled processors besides the boot CPU. */
+	for (unsigned int i = 0; i < info.nr_cpus; i++) {
+		unsigned int j, id = info.cpus[i].apic_id;
+
+		if (!info.madt_ok || !info.cpus[i].enabled || id == bsp)
+			continue;
+		for (j = 0; j < i; j++)
+			if (info.cpus[j].enabled && info.cpus[j].apic_id == id)
+				break;
+		enabled += j == i;
+	}
+	if (n != min_u(1 + enabled, min_u(NR_CPUS, max_cpus)) || apic_id[0] != bsp)
+		abort();
+	for (unsigned int c = 1; c < n; c++) {
+		unsigned int i;
+
+		for (i = 0; i < info.nr_cpus; i++)
+			if (info.cpus[i].enabled && info.cpus[i].apic_id == apic_id[c])
+				break;
+		if (i == info.nr_cpus)
+			abort();	/* not an enabled MADT processor */
+		for (unsigned int d = 0; d < c; d++)
+			if (apic_id[d] == apic_id[c])
+				abort();	/* numbered twice */
+	}
+
+	numa = acpi_fw_numa(&info, apic_id, n, &fw);
+	if (numa != (fw.nr_blks > 0) || fw.nr_blks > FW_NUMA_MAX_BLKS ||
+	    ((!info.srat_ok || info.srat_mem_dropped) && numa))
+		abort();	/* or a memory range left out, on no node */
+	for (unsigned int c = 0; c < NR_CPUS; c++)
+		if (fw.cpu_pxm[c] != -1 &&
+		    (c >= n || !srat_says(apic_id[c], fw.cpu_pxm[c])))
+			abort();
+	for (unsigned int i = 0, b = 0; numa && i < info.nr_mem; i++) {
+		const struct acpi_mem_affinity *m = &info.mem[i];
+
+		if (!m->enabled || m->hotplug || !m->len)
+			continue;
+		/* Every present range, in order, with its domain. */
+		if (b >= fw.nr_blks || fw.blk[b].start != m->base ||
+		    fw.blk[b].pxm != m->pxm || fw.blk[b].end <= fw.blk[b].start)
+			abort();
+		b++;
+	}
+	if (!numa || !numa_layout(&fw, &l))
+		return;
+	if (l.nodes < 2 || l.nodes > MAX_NUMNODES)
+		abort();
+	for (int a = 0; a < l.nodes; a++) {
+		if (l.pxm_node[l.node_pxm[a]] != a ||
+		    (a && l.node_pxm[a] <= l.node_pxm[a - 1]))
+			abort();
+		for (int b = 0; b < l.nodes; b++)
+			if (l.have_dist && (a == b ? l.dist[a][b] != ACPI_LOCAL_DISTANCE
+						   : l.dist[a][b] <= ACPI_LOCAL_DISTANCE))
+				abort();
+	}
+	for (unsigned int c = 0; c < NR_CPUS; c++)
+		if (l.cpu_node[c] < 0 || l.cpu_node[c] >= l.nodes)
+			abort();
+	for (unsigned int i = 0; i < fw.nr_blks; i++) {
+		int nid = numa_layout_node(&l, fw.blk[i].pxm);
+
+		if (fw.blk[i].start < (1ULL << 32) &&
+		    (nid < 0 || nid >= l.nodes))
+			abort();	/* memory the kernel uses, on no node */
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static u8 copy[COPY_MAX];
@@ -315,6 +414,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_madt();
 	check_srat();
 	check_slit();
+	check_layout(mode >> 4 ? mode >> 4 : NR_CPUS);
 	acpi_print(&info);
 	fake_reset();
 	return 0;

@@ -15,6 +15,7 @@
 #define ASM_ACPI_H
 
 #include "kernel/multiboot.h"
+#include "kernel/nr_cpus.h"
 #include "lib/compiler.h"
 #include "lib/types.h"
 
@@ -320,6 +321,7 @@ struct acpi_info {
 
 	u32 rejected;		/* ACPI_REJ_* */
 	unsigned int dropped;	/* valid entries that did not fit an array */
+	bool srat_mem_dropped;	/* among them, SRAT memory affinities */
 
 	/* Every table looked at, in the order read: the root first. */
 	unsigned int nr_tables;
@@ -375,5 +377,27 @@ const struct acpi_info *acpi_boot_tables(void);
 
 /* Where arch_platform_init() looked for the RSDP: the boot information's. */
 const struct acpi_rsdp_sources *acpi_boot_sources(void);
+
+/*
+ * The CPUs this kernel numbers (arch/x86/acpi_layout.c): apic_id[0] is
+ * bsp, then each enabled MADT processor in table order, each APIC ID
+ * once, at most min(NR_CPUS, max_cpus) in all (max_cpus >= 1).  Returns
+ * how many; 1 without a usable MADT.
+ */
+unsigned int acpi_number_cpus(const struct acpi_info *acpi, unsigned int bsp,
+			      unsigned int max_cpus,
+			      unsigned int apic_id[NR_CPUS]);
+
+/*
+ * The SRAT's enabled, present memory ranges and the domain of each of the
+ * nr_cpus numbered CPUs (by their APIC IDs; -1 when the SRAT has none),
+ * and the SLIT's distances, for mm/numa.c.  False when there is no usable
+ * SRAT, it describes no memory, or it has more memory ranges than
+ * ACPI_MAX_MEM_AFFINITY (the rest would be on no node: as Linux's "too
+ * many memblk ranges", the SRAT is not used, with a line saying so).
+ */
+struct fw_numa;
+bool acpi_fw_numa(const struct acpi_info *acpi, const unsigned int *apic_id,
+		  unsigned int nr_cpus, struct fw_numa *fw);
 
 #endif /* ASM_ACPI_H */
