@@ -867,6 +867,12 @@ static void torture_run(struct ktest *t)
 	 * little longer, bounded, so that every owner has been in the fray. */
 	run_end = start + msecs_to_jiffies(run_ms());
 	extra_end = run_end + EXTRA_TIMEOUT;
+	/*
+	 * Every thread woken and every timer armed before any of them runs:
+	 * a thread woken on this CPU would otherwise take it at once
+	 * (wake-up preemption) and hold back the rest, the timers too.
+	 */
+	preempt_disable();
 	for (int i = 0; i < nr_runs; i++)
 		for (int j = 0; j < THREADS_PER_CPU; j++)
 			wake_up_process(runs[i].task[j]);
@@ -874,6 +880,7 @@ static void torture_run(struct ktest *t)
 		runs[i].timer.expires = jiffies + 1;
 		add_timer_on(&runs[i].timer, runs[i].cpu);
 	}
+	preempt_enable();
 	if (!wait_for_completion_timeout(&run_over, msecs_to_jiffies(run_ms()) +
 						    EXTRA_TIMEOUT + STOP_TIMEOUT))
 		KTEST_FAIL(t, "the first CPU's timer did not end the run within %d s of its end",
