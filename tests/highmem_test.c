@@ -854,8 +854,11 @@ static int start_racers(struct ktest *t, int nr, int cpu, gfp_t gfp,
 		}
 		kthread_bind(r->task, (unsigned int)cpu);
 	}
+	/* All woken before one on this CPU takes it (wake-up preemption). */
+	preempt_disable();
 	for (int i = 0; i < n; i++)
 		wake_up_process(racers[i].task);
+	preempt_enable();
 	return n;
 }
 

@@ -40,6 +40,7 @@
 #include "asm/ioapic.h"
 #include "kernel/arch.h"
 #include "kernel/preempt.h"
+#include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
@@ -142,8 +143,24 @@ static u16 pit_ch2_count(void)
 }
 
 /*
+ * Between two looks of a wait that began at start (jiffies): the CPU is
+ * yielded for the wait's first POLL_JIFFIES, then a jiffy slept.  What
+ * the waits wait for (the PIT's interrupts, a millisecond apart; a CPU's
+ * two ticks; the end of a window) mostly comes within that, where a
+ * jiffy's sleep after every look overshot it by up to a jiffy a look.
+ */
+#define POLL_JIFFIES 3
+static void pause_since(unsigned long start)
+{
+	if (time_before(jiffies, start + POLL_JIFFIES))
+		yield();
+	else
+		schedule_timeout_uninterruptible(1);
+}
+
+/*
  * One window: channel 2 counts down a WINDOW_MS one-shot while this
- * thread sleeps a jiffy at a time, until WINDOW_END ticks went by;
+ * thread waits (pause_since()), until WINDOW_END ticks went by;
  * adds them to *ticks and the interrupts that came meanwhile to *n.
  * Interrupts are off at both ends, so that none falls between the count
  * and its tick.  False when a sleep outlasted the one-shot (how long the
@@ -152,7 +169,7 @@ static u16 pit_ch2_count(void)
  */
 static bool measure_window(u64 *ticks, int *n)
 {
-	unsigned long flags;
+	unsigned long flags, start = jiffies;
 	int before, after;
 	u16 left;
 	bool late;
@@ -162,7 +179,7 @@ static bool measure_window(u64 *ticks, int *n)
 	pit_oneshot_start(WINDOW_MS);
 	local_irq_restore(flags);
 	do {
-		schedule_timeout_uninterruptible(1);
+		pause_since(start);
 		local_irq_save(flags);
 		left = pit_ch2_count();
 		late = pit_oneshot_expired();
@@ -194,12 +211,12 @@ static void route_to(struct ktest *t, int cpu)
  */
 static void settle(void)
 {
-	unsigned long ticks = timer_ticks_on(dest_cpu);
+	unsigned long ticks = timer_ticks_on(dest_cpu), j0 = jiffies;
 	u64 start = arch_clock_ns();
 
 	while (timer_ticks_on(dest_cpu) - ticks < SETTLE_TICKS &&
 	       arch_clock_ns() - start < WAIT_MS * 1000000ULL)
-		schedule_timeout_uninterruptible(1);
+		pause_since(j0);
 }
 
 static void mask_and_settle(struct ktest *t)
@@ -212,11 +229,12 @@ static void mask_and_settle(struct ktest *t)
 /* Sleeps until n interrupts have come, or WAIT_MS; returns how many came. */
 static int wait_for_hits(int n)
 {
+	unsigned long j0 = jiffies;
 	u64 start = arch_clock_ns();
 
 	while (total_hits() < n &&
 	       arch_clock_ns() - start < WAIT_MS * 1000000ULL)
-		schedule_timeout_uninterruptible(1);
+		pause_since(j0);
 	return total_hits();
 }
 

@@ -326,9 +326,15 @@ static bool start_threads(struct ktest *t, struct cpu_run *r, int n)
 		kthread_bind(k, (unsigned int)r[i].cpu);
 		r[i].task = k;
 	}
-	/* All made before any runs: one on this CPU would keep it a slice. */
+	/*
+	 * All made before any runs, and all woken with preemption off: one
+	 * on this CPU would otherwise take it at its wake-up (wake-up
+	 * preemption), or keep it a slice, before the others are woken.
+	 */
+	preempt_disable();
 	for (int i = 0; i < n; i++)
 		wake_up_process(r[i].task);
+	preempt_enable();
 	return true;
 }
 

@@ -326,15 +326,16 @@ static bool all_kswapds_idle(void)
 	return idle;
 }
 
-/* Polls cond every jiffy for at most timeout jiffies; its last value. */
-#define wait_until(cond, timeout)                                           \
-	({                                                                   \
-		unsigned long __end = jiffies + (timeout);                   \
-		bool __ok;                                                   \
-		while (!(__ok = (cond)) && time_before(jiffies, __end))      \
-			schedule_timeout_uninterruptible(1);                 \
-		__ok;                                                        \
-	})
+/*
+ * Waits for cond, timeout jiffies at most; its last value.  What the
+ * cases wait for (a kswapd that goes back to sleep or naps, the NOFAIL
+ * helper that sleeps) mostly comes true within microseconds of that task
+ * running, and kswapd0 and the helper share the case's CPU: so
+ * ktest_wait_until() yields between looks for its first jiffies before it
+ * sleeps a jiffy at a time, where a sleep after every look cost a jiffy a
+ * wait.
+ */
+#define wait_until(cond, timeout) ktest_wait_until(cond, timeout)
 
 static bool all_kswapds_quiet(void)
 {

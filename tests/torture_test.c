@@ -8,7 +8,9 @@
  * from its own callback, that does OPS_PER_TICK steps in the tick's
  * interrupt (GFP_ATOMIC masks, the KM_IRQ* slots, never kmap).  Each owner
  * keeps RING blocks of each kind; a step picks a kind and a slot at
- * random, checks and frees what the slot holds, and allocates a new one:
+ * random (the timer's first step of a run, highmem when the boot has
+ * some: a run of a few ticks may otherwise never draw it), checks and
+ * frees what the slot holds, and allocates a new one:
  *  - pages: alloc_pages of orders 0..3, order 0 hot or cold (__GFP_COLD),
  *    freed by __free_pages, free_hot_page or free_cold_page; a quarter
  *    of them with __GFP_ZERO;
@@ -598,13 +600,14 @@ static void drop(struct owner *o, enum kind k, struct block *b)
 	o->frees[k]++;
 }
 
-static void owner_step(struct owner *o)
+/* A step of kind k (K_DMA is K_PAGE without a DMA zone), a random slot. */
+static void owner_step_kind(struct owner *o, enum kind k)
 {
-	enum kind k = (enum kind)(rnd(o) % NR_KINDS);
-	struct block *b = &o->ring[k][rnd(o) % RING];
+	struct block *b;
 
 	if (k == K_DMA && !have_dma)
-		k = K_PAGE, b = &o->ring[k][rnd(o) % RING];
+		k = K_PAGE;
+	b = &o->ring[k][rnd(o) % RING];
 	drop(o, k, b);
 	memset(b, 0, sizeof(*b));
 	if (k <= K_HIGH)
@@ -612,6 +615,11 @@ static void owner_step(struct owner *o)
 	else
 		take_object(o, k, b);
 	o->steps++;
+}
+
+static void owner_step(struct owner *o)
+{
+	owner_step_kind(o, (enum kind)(rnd(o) % NR_KINDS));
 }
 
 static void owner_release_all(struct owner *o)
@@ -676,8 +684,13 @@ static void torture_tick(unsigned long data)
 		complete(&r->tick_done);	/* and no more re-arming */
 		return;
 	}
-	for (int i = 0; i < OPS_PER_TICK; i++)
-		owner_step(&r->tick);
+	for (int i = 0; i < OPS_PER_TICK; i++) {
+		/* HighMem in every run's timer (highmem_kinds_got_highmem). */
+		if (!r->tick.steps && have_high)
+			owner_step_kind(&r->tick, K_HIGH);
+		else
+			owner_step(&r->tick);
+	}
 	mod_timer(&r->timer, jiffies + 1);
 }
 
@@ -867,6 +880,12 @@ static void torture_run(struct ktest *t)
 	 * little longer, bounded, so that every owner has been in the fray. */
 	run_end = start + msecs_to_jiffies(run_ms());
 	extra_end = run_end + EXTRA_TIMEOUT;
+	/*
+	 * Every thread woken and every timer armed before any of them runs:
+	 * a thread woken on this CPU would otherwise take it at once
+	 * (wake-up preemption) and hold back the rest, the timers too.
+	 */
+	preempt_disable();
 	for (int i = 0; i < nr_runs; i++)
 		for (int j = 0; j < THREADS_PER_CPU; j++)
 			wake_up_process(runs[i].task[j]);
@@ -874,6 +893,7 @@ static void torture_run(struct ktest *t)
 		runs[i].timer.expires = jiffies + 1;
 		add_timer_on(&runs[i].timer, runs[i].cpu);
 	}
+	preempt_enable();
 	if (!wait_for_completion_timeout(&run_over, msecs_to_jiffies(run_ms()) +
 						    EXTRA_TIMEOUT + STOP_TIMEOUT))
 		KTEST_FAIL(t, "the first CPU's timer did not end the run within %d s of its end",

@@ -343,8 +343,11 @@ static void counters_exact_under_irqs_and_preemption(struct ktest *t)
 		ntimers++;
 		expect += CT_TIMER_RUNS * CT_TIMER_ADDS;
 	}
+	/* All woken before one on this CPU takes it (wake-up preemption). */
+	preempt_disable();
 	for (int i = 0; i < nthreads; i++)
 		wake_up_process(ct_threads[i].task);
+	preempt_enable();
 
 	end = jiffies + CT_WAIT;
 	while (!(done = ct_all_done(nthreads)) && time_before(jiffies, end))

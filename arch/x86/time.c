@@ -34,9 +34,17 @@ void arch_timer_start(void)
 	if (!counts_per_tick) {
 		u32 per_cal = ~0u;
 
-		/* The smallest of a few windows: see arch/x86/tsc.c. */
-		for (int i = 0; i < CAL_TRIES; i++)
-			per_cal = min(per_cal, lapic_timer_calibrate(CAL_MS));
+		/*
+		 * The smallest of a few windows: see arch/x86/tsc.c.  One call
+		 * a window: min() is a macro that evaluates its arguments
+		 * again, so a call inside it would run a window twice and
+		 * keep the second one's count, not the smaller.
+		 */
+		for (int i = 0; i < CAL_TRIES; i++) {
+			u32 cal = lapic_timer_calibrate(CAL_MS);
+
+			per_cal = min(per_cal, cal);
+		}
 		u64 per_sec = (u64)per_cal * (1000 / CAL_MS);
 
 		counts_per_tick = (u32)(per_sec / HZ);
