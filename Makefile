@@ -178,7 +178,7 @@ FUZZ_BINS    := $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
 # $(FUZZ_PLAIN) without it.  The allocator targets drive the kernel with
 # opcodes, not magic values: nothing of theirs is traced.
 FUZZ_PLAIN   := $(BUILD)/fuzz-plain
-FUZZ_TRACED.e820       := mm/e820.c mm/memblock.c
+FUZZ_TRACED.e820       := mm/e820.c mm/e820_user.c mm/memblock.c
 FUZZ_TRACED.multiboot  := kernel/multiboot.c
 FUZZ_TRACED.multiboot2 := kernel/multiboot2.c kernel/multiboot.c
 FUZZ_TRACED.acpi       := arch/x86/acpi.c arch/x86/acpi_print.c arch/x86/acpi_layout.c \
