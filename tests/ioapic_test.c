@@ -40,7 +40,6 @@
 #include "asm/ioapic.h"
 #include "kernel/arch.h"
 #include "kernel/preempt.h"
-#include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
@@ -143,24 +142,8 @@ static u16 pit_ch2_count(void)
 }
 
 /*
- * Between two looks of a wait that began at start (jiffies): the CPU is
- * yielded for the wait's first POLL_JIFFIES, then a jiffy slept.  What
- * the waits wait for (the PIT's interrupts, a millisecond apart; a CPU's
- * two ticks; the end of a window) mostly comes within that, where a
- * jiffy's sleep after every look overshot it by up to a jiffy a look.
- */
-#define POLL_JIFFIES 3
-static void pause_since(unsigned long start)
-{
-	if (time_before(jiffies, start + POLL_JIFFIES))
-		yield();
-	else
-		schedule_timeout_uninterruptible(1);
-}
-
-/*
  * One window: channel 2 counts down a WINDOW_MS one-shot while this
- * thread waits (pause_since()), until WINDOW_END ticks went by;
+ * thread sleeps a jiffy at a time, until WINDOW_END ticks went by;
  * adds them to *ticks and the interrupts that came meanwhile to *n.
  * Interrupts are off at both ends, so that none falls between the count
  * and its tick.  False when a sleep outlasted the one-shot (how long the
@@ -169,7 +152,7 @@ static void pause_since(unsigned long start)
  */
 static bool measure_window(u64 *ticks, int *n)
 {
-	unsigned long flags, start = jiffies;
+	unsigned long flags;
 	int before, after;
 	u16 left;
 	bool late;
@@ -179,7 +162,7 @@ static bool measure_window(u64 *ticks, int *n)
 	pit_oneshot_start(WINDOW_MS);
 	local_irq_restore(flags);
 	do {
-		pause_since(start);
+		schedule_timeout_uninterruptible(1);
 		local_irq_save(flags);
 		left = pit_ch2_count();
 		late = pit_oneshot_expired();
@@ -211,12 +194,12 @@ static void route_to(struct ktest *t, int cpu)
  */
 static void settle(void)
 {
-	unsigned long ticks = timer_ticks_on(dest_cpu), j0 = jiffies;
+	unsigned long ticks = timer_ticks_on(dest_cpu);
 	u64 start = arch_clock_ns();
 
 	while (timer_ticks_on(dest_cpu) - ticks < SETTLE_TICKS &&
 	       arch_clock_ns() - start < WAIT_MS * 1000000ULL)
-		pause_since(j0);
+		schedule_timeout_uninterruptible(1);
 }
 
 static void mask_and_settle(struct ktest *t)
@@ -229,12 +212,11 @@ static void mask_and_settle(struct ktest *t)
 /* Sleeps until n interrupts have come, or WAIT_MS; returns how many came. */
 static int wait_for_hits(int n)
 {
-	unsigned long j0 = jiffies;
 	u64 start = arch_clock_ns();
 
 	while (total_hits() < n &&
 	       arch_clock_ns() - start < WAIT_MS * 1000000ULL)
-		pause_since(j0);
+		schedule_timeout_uninterruptible(1);
 	return total_hits();
 }
 
