@@ -20,16 +20,17 @@
  *    the tick preempts them (their forced switches, nivcsw, say it did);
  *    with preemption off the other makes no progress although the tick
  *    asked for a switch (need_resched), and preempt_enable() switches;
- *  - wake-up preemption: a thread woken by a CPU-bound one of its CPU
- *    runs before the waker gets the CPU back (the woken thread's count
- *    of runs, read by the waker) once the waker has run through a tick,
- *    and within one of that CPU's ticks (timer_ticks_on) when the waker
- *    had only just got the CPU; the waker is switched out once (its
- *    nivcsw).
+ *  - wake-up preemption: a thread woken on a CPU busy with a CPU-bound
+ *    one runs before that one gets the CPU back (the woken thread's count
+ *    of runs, read by a waker on the same CPU) once that one has run
+ *    through a tick, and within one of that CPU's ticks (timer_ticks_on)
+ *    when it had only just got the CPU; the CPU-bound one is switched
+ *    out once (its nivcsw).
  *
  * On a one-CPU boot the threads share CPU 0 with the case, and every case
  * still runs but the wake-up latency benchmark (it needs an idle CPU and
- * a busy one besides the case's), which skips.  Timing figures are
+ * a busy one besides the case's), which skips, and the cross-CPU half of
+ * wake-up preemption, which is left out.  Timing figures are
  * printed, never judged; the benchmarks still check that the switches
  * they time happened, on the CPU they were meant for.
  */
@@ -57,7 +58,7 @@
 #define MAX_BUSY_SAMPLES 3
 #define IDLE_SAMPLES KTEST_SOAK(3, MAX_IDLE_SAMPLES)
 #define BUSY_SAMPLES KTEST_SOAK(1, MAX_BUSY_SAMPLES)
-/* wake_up_preempts_a_cpu_bound_thread: tries of its timed wake-up. */
+/* wake_up_preempts_a_cpu_bound_thread: tries of a timed wake-up. */
 #define WAKE_TRIES 3
 
 struct wake_sample {
@@ -83,7 +84,7 @@ static struct {
 	int kicks;
 	struct helper *spinner;
 	struct wake_sample samples[max(MAX_IDLE_SAMPLES + MAX_BUSY_SAMPLES,
-				       1 + WAKE_TRIES)];
+				       1 + 2 * WAKE_TRIES)];
 	/* What wake_on_own_cpu() saw: the wakee's runs, its own switches. */
 	int used_runs, fresh_runs, fresh_tries;
 	unsigned long used_nivcsw, fresh_nivcsw, fresh_ticks;
@@ -721,6 +722,25 @@ static int wake_on_own_cpu(void *data)
 }
 
 /*
+ * One try of sample k from the case's CPU: the wakee, on another CPU
+ * that the spinner has only just got back, kicked (as in the latency
+ * benchmark below) as soon as it is asleep again.  True when it ran
+ * within one of its CPU's ticks after the kick, the spinner switched out
+ * once meanwhile.
+ */
+static bool wake_behind_fresh_spinner(struct ktest *t, struct helper *w,
+				      int k)
+{
+	struct wake_sample *s = &sh.samples[k];
+
+	kick(t, w, k, false);
+	assert_eventually(t, read_int(&w->seq) == k + 1);
+	KTEST_EXPECT_EQ(t, s->cpu, w->bound);
+	KTEST_EXPECT_EQ(t, s->spinner_nivcsw_run, s->spinner_nivcsw_wake + 1);
+	return s->run_tick - s->wake_tick <= 1;
+}
+
+/*
  * A thread woken on a CPU that a CPU-bound thread keeps busy takes the
  * CPU from it (kernel/sched.c, after 2.6's try_to_wake_up()), never
  * waiting out the CPU-bound one's slice (4 ticks):
@@ -728,19 +748,19 @@ static int wake_on_own_cpu(void *data)
  *    a CPU-bound thread that wakes a thread of its own CPU finds it has
  *    run by the time its preempt_enable() is past (no timing involved);
  *  - else at the CPU's next tick: a thread just switched in that wakes
- *    one keeps the CPU until then (two threads that wake each other do
- *    not switch at every wake-up), and the woken one runs within that
- *    tick while the waker spins.  A host that stalls the vCPU can let a
- *    tick in between the wake-up and the switch, so a try over the bound
- *    is taken again, WAKE_TRIES times at most; without wake-up
- *    preemption every one waits 3 or 4 ticks.
- * Both on th_last_cpu(), the waker a thread of that CPU: no timing of a
- * cross-CPU kick is judged (bench_wakeup_latency prints it).
+ *    one keeps the CPU until then, and the woken one runs within that
+ *    tick; woken from another CPU just after the CPU-bound one got its
+ *    CPU back, it runs within one of that CPU's ticks too.  A host that
+ *    stalls the vCPU can let a tick in between the wake-up and the
+ *    switch, so a try over the bound is taken again, WAKE_TRIES times
+ *    at most; without wake-up preemption every one waits 3 or 4 ticks.
+ *    On one CPU the cross-CPU half is left out (and said).
  */
 static void wake_up_preempts_a_cpu_bound_thread(struct ktest *t)
 {
-	int cpu = th_last_cpu(), k;
-	struct helper *w, *waker;
+	int cpu = th_last_cpu(), k, tries = 0;
+	struct helper *w, *waker, *spinner;
+	bool ok;
 
 	w = th_start_helper(t, wakee, cpu);
 	assert_eventually(t, th_asleep(w));
@@ -764,6 +784,29 @@ static void wake_up_preempts_a_cpu_bound_thread(struct ktest *t)
 	KTEST_EXPECT_EQ(t, sh.fresh_nivcsw, 1UL);
 	for (k = 0; k < read_int(&w->seq); k++)
 		KTEST_EXPECT_EQ(t, sh.samples[k].cpu, cpu);
+
+	if (num_online_cpus() < 2) {
+		ktest_printf(t, "one CPU: no other CPU to wake a thread on");
+		return;
+	}
+	spinner = th_start_helper(t, count_while_running, cpu);
+	assert_eventually(t, read_int(&spinner->ran));
+	WRITE_ONCE(sh.spinner, spinner);
+	k = read_int(&w->seq);
+	do
+		ok = wake_behind_fresh_spinner(t, w, k++);
+	while (!ok && ++tries < WAKE_TRIES);
+	ktest_printf(t, "woken from CPU %d behind a CPU-bound thread that had just got CPU %d: ran %lu ticks later (at most 1; %d tries)",
+		     raw_smp_processor_id(), cpu,
+		     sh.samples[k - 1].run_tick - sh.samples[k - 1].wake_tick,
+		     tries + ok);
+	if (!ok)
+		KTEST_FAIL(t, "a thread woken from another CPU behind a CPU-bound thread that had just got CPU %d waited %lu of its ticks, more than 1, in each of %d tries",
+			   cpu,
+			   sh.samples[k - 1].run_tick - sh.samples[k - 1].wake_tick,
+			   WAKE_TRIES);
+	WRITE_ONCE(sh.release, true);
+	KTEST_EXPECT_EQ(t, spinner->cpu_seen, cpu);
 }
 
 static void print_latencies(struct ktest *t, const char *what, int first, int n)
@@ -815,10 +858,9 @@ static void bench_wakeup_latency(struct ktest *t)
 		if (k < IDLE_SAMPLES)
 			continue;
 		/*
-		 * The woken thread takes the CPU from the spinner, at once or
-		 * at the CPU's next tick (wake-up preemption, which
-		 * wake_up_preempts_a_cpu_bound_thread judges on one CPU): at
-		 * that very switch.
+		 * The woken thread takes the CPU from the spinner (at once,
+		 * or at the CPU's next tick: wake_up_preempts_a_cpu_bound_thread
+		 * judges when), at that very switch.
 		 */
 		KTEST_EXPECT_EQ(t, s->spinner_nivcsw_run,
 				s->spinner_nivcsw_wake + 1);
