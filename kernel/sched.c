@@ -9,25 +9,7 @@
  * time slice down and, when it is used up and someone is waiting, sets
  * need_resched; the interrupt return path (or the next preempt_enable())
  * then switches.  A task that sleeps leaves the queue; wake-up puts it
- * back at the tail.
- *
- * Wake-up preemption, after 2.6.18's try_to_wake_up(): there a woken task
- * takes the CPU from the running one at once when it should run first
- * (TASK_PREEMPTS_CURR, then resched_task(), which sends the reschedule
- * IPI when the CPU is another).  2.6 decides by dynamic priority, in
- * which a task that slept earns a bonus and one that keeps the CPU a
- * penalty; mm86 has no priorities and stands for that comparison with the
- * one fact it has, how long the running task has kept the CPU: a woken
- * task ranks above the idle task and above a task that has run through
- * a tick since it was switched in (rq->curr_ticks), and sets need_resched
- * on its CPU (kicking it if it is not this one).  A task switched in
- * since the CPU's last tick keeps the CPU until that CPU's next tick,
- * which hands over while a woken task still waits (rq->nr_woken).  So a
- * woken task waits at most a tick for a CPU-bound one, not the rest of
- * its slice, and two tasks that wake each other do not switch on every
- * wake-up.  The queue stays a FIFO: the switch runs its head, and what
- * was preempted goes to the tail behind the woken task (a woken task
- * behind others may wait a tick for each).
+ * back at the tail and kicks the CPU if it was idle.
  *
  * Tasks do not move between CPUs: a kernel thread gets a CPU when it is
  * created (the least loaded, or the one kthread_bind() names) and keeps
@@ -42,8 +24,6 @@
  *  - rq->curr is the task running on the CPU; it is never on rq->queue;
  *  - a task is on_rq while it is runnable: rq->curr or on rq->queue;
  *    rq->nr_running counts them, the idle task excluded;
- *  - a task is woken while it is on rq->queue because a wake-up put it
- *    there and it has not run since; rq->nr_woken counts them;
  *  - a task's saved preempt count is what the CPU's count must read when
  *    it runs again: 1 (the queue's lock) for a task switched out inside
  *    schedule(), PREEMPT_ACTIVE + 1 for one preempted.
@@ -74,8 +54,6 @@ struct rq {
 	spinlock_t lock;
 	struct list_head queue;		/* runnable, not running: FIFO */
 	unsigned int nr_running;	/* runnable tasks, idle excluded */
-	unsigned int nr_woken;		/* queued by a wake-up, not yet run */
-	unsigned int curr_ticks;	/* ticks since curr was switched in */
 	struct task_struct *curr;	/* running now */
 	struct task_struct *idle;
 	u64 idle_ns;			/* time idle was curr, up to idle_start */
@@ -229,10 +207,6 @@ again:
 		next = list_first_entry(&rq->queue, struct task_struct,
 					run_list);
 		list_del_init(&next->run_list);
-		if (next->woken) {
-			next->woken = false;
-			rq->nr_woken--;
-		}
 	} else {
 		next = rq->idle;
 	}
@@ -246,7 +220,6 @@ again:
 		if (prev != rq->idle)
 			(*switch_count)++;
 		next->time_slice = SCHED_TIMESLICE;
-		rq->curr_ticks = 0;
 		rq->nr_switches++;
 		account_idle_locked(rq, prev, next);
 		rq->curr = next;
@@ -335,7 +308,6 @@ void scheduler_tick(void)
 	struct task_struct *p = rq->curr;
 
 	spin_lock(&rq->lock);
-	rq->curr_ticks++;
 	if (p == rq->idle) {
 		if (!list_empty(&rq->queue))
 			set_need_resched();
@@ -343,29 +315,11 @@ void scheduler_tick(void)
 		p->time_slice = SCHED_TIMESLICE;
 		if (!list_empty(&rq->queue))
 			set_need_resched();
-	} else if (rq->nr_woken) {
-		/* A woken task has waited out p's first tick. */
-		set_need_resched();
 	}
 	spin_unlock(&rq->lock);
 }
 
 /* ---- waking ---- */
-
-/*
- * p has just been queued on rq by a wake-up: it takes the CPU from rq's
- * current task if that is the idle task, or a task that has run through
- * a tick since it was switched in (the design comment above); otherwise
- * the CPU's next tick hands over.  resched_cpu() kicks another CPU with
- * the reschedule IPI; on this one need_resched is taken at the next
- * preempt_enable() or interrupt return.
- */
-static void check_preempt_wakeup_locked(struct rq *rq, struct task_struct *p)
-{
-	lockdep_assert_held(&rq->lock);
-	if (rq->curr == rq->idle || rq->curr_ticks)
-		resched_cpu(p->cpu);
-}
 
 int try_to_wake_up(struct task_struct *p, unsigned int state)
 {
@@ -381,9 +335,8 @@ int try_to_wake_up(struct task_struct *p, unsigned int state)
 			p->on_rq = true;
 			rq->nr_running++;
 			list_add_tail(&p->run_list, &rq->queue);
-			p->woken = true;
-			rq->nr_woken++;
-			check_preempt_wakeup_locked(rq, p);
+			if (rq->curr == rq->idle)
+				resched_cpu(p->cpu);
 		}
 	}
 	spin_unlock_irqrestore(&rq->lock, flags);

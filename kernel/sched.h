@@ -47,7 +47,6 @@ struct task_struct {
 	int cpu;			/* the CPU whose run queue holds it */
 	int pid;
 	bool on_rq;			/* runnable: running or queued */
-	bool woken;			/* queued by a wake-up, not yet run */
 	struct list_head run_list;	/* on its run queue's queue */
 	unsigned int time_slice;	/* ticks left before preemption */
 	int usage;			/* references; freed at 0 */
