@@ -670,6 +670,23 @@ static void release(struct slot *s)
 	s->kind = FREE_SLOT;
 }
 
+/*
+ * The block alloc_pages(s->gfp, s->order) gave s, if any: checked, owned
+ * by s, zero where __GFP_ZERO asked, then stamped with s's tag.
+ */
+static void took_pages(struct slot *s, const char *what)
+{
+	if (!s->page)
+		return;
+	s->kind = PAGES;
+	s->addr = page_address(s->page);
+	check_block(s, what);
+	claim_pages(page_to_pfn(s->page), 1UL << s->order);
+	if (s->gfp & __GFP_ZERO)
+		block_extents(s, 0, true, "__GFP_ZERO");
+	block_extents(s, s->tag, false, NULL);
+}
+
 static void alloc_pages_step(struct slot *s, u8 op, u8 b)
 {
 	gfp_t gfp = GFP_KERNEL | __GFP_NOWARN;
@@ -689,15 +706,7 @@ static void alloc_pages_step(struct slot *s, u8 op, u8 b)
 	begin_alloc(gfp);
 	s->page = alloc_pages(gfp, s->order);
 	end_alloc();
-	if (!s->page)
-		return;
-	s->kind = PAGES;
-	s->addr = page_address(s->page);
-	check_block(s, "alloc");
-	claim_pages(page_to_pfn(s->page), 1UL << s->order);
-	if (gfp & __GFP_ZERO)
-		block_extents(s, 0, true, "__GFP_ZERO");
-	block_extents(s, s->tag, false, NULL);
+	took_pages(s, "alloc");
 }
 
 static void kmalloc_step(struct slot *s, u8 op, u8 a, u8 b)
@@ -769,13 +778,7 @@ static void pressure_step(struct slot *s, u8 op, u8 a, u8 b)
 			    shrinkers[i].s.calls != calls[i])
 				fail("shrinker %d (needs %#x) ran for gfp %#x", i,
 				     shrinkers[i].s.needs, gfp);
-	if (!s->page)
-		return;
-	s->kind = PAGES;
-	s->addr = page_address(s->page);
-	check_block(s, "alloc under pressure");
-	claim_pages(page_to_pfn(s->page), 1UL << s->order);
-	block_extents(s, s->tag, false, NULL);
+	took_pages(s, "alloc under pressure");
 }
 
 static void step(uint8_t op, uint8_t a, uint8_t b, u8 tag)

@@ -194,6 +194,24 @@ static void fake_load(const u8 *data, size_t size)
 	}
 }
 
+/*
+ * A boot loader's hand-over as the Multiboot targets take it: a byte
+ * (0xff: the wrong magic number, anything else good), the information
+ * block's address (u32, little endian), then the chunks, laid out anew.
+ * False when the input is too short to say.
+ */
+static inline int fake_boot_load(const u8 *data, size_t size, u32 good,
+				 u32 *magic, u32 *addr)
+{
+	if (size < 5)
+		return 0;
+	*magic = data[0] == 0xff ? good + 1 : good;
+	*addr = fake_rd32(data + 1);
+	fake_reset();
+	fake_load(data + 5, size - 5);
+	return 1;
+}
+
 /* The accessor handed to the parser. */
 static const void *fake_map(phys_addr_t pa, size_t len)
 {

@@ -30,16 +30,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct boot_info bi;
-	u32 magic;
+	u32 magic, addr;
 	int ret;
 
-	if (size < 5)
+	if (!fake_boot_load(data, size, MULTIBOOT_BOOTLOADER_MAGIC, &magic, &addr))
 		return 0;
-	magic = data[0] == 0xff ? MULTIBOOT_BOOTLOADER_MAGIC + 1
-				: MULTIBOOT_BOOTLOADER_MAGIC;
-	fake_reset();
-	fake_load(data + 5, size - 5);
-	ret = multiboot_parse(magic, fake_rd32(data + 1), fake_map, &bi);
+	ret = multiboot_parse(magic, addr, fake_map, &bi);
 	check_boot_info(&bi, ret, 1);
 	if (ret != -EINVAL) {
 		/* No map: two ranges from mem_lower/mem_upper, or none. */
