@@ -9,6 +9,9 @@
  * message first closes it.  Every registered console gets every line,
  * except while an exclusive one is registered (a test's capture): then
  * only that one, until it goes or a panic busts the log's lock.
+ * console_loglevel (loglevel=, quiet, debug) decides which levels are
+ * written, except while a console that wants all_levels is registered
+ * (a capture again): then every level is.
  *
  * Locking: logbuf_lock, with interrupts off, while a message is formatted
  * and written, so that a message is never interleaved with another CPU's
@@ -34,6 +37,7 @@ int console_loglevel = 7;
 static const struct console *consoles[MAX_CONSOLES];
 static unsigned int nr_consoles;
 static const struct console *exclusive_console;
+static unsigned int nr_all_levels;	/* registered consoles with all_levels */
 static char printk_buf[LOG_LINE_MAX];
 static bool line_open;
 /* Serialises the buffer, the open line and the console among CPUs. */
@@ -73,6 +77,8 @@ void register_console(const struct console *con)
 		consoles[nr_consoles++] = con;
 		if (con->exclusive)
 			exclusive_console = con;
+		if (con->all_levels)
+			nr_all_levels++;
 	}
 	printk_unlock(flags);
 }
@@ -86,6 +92,8 @@ void unregister_console(const struct console *con)
 	for (unsigned int i = 0; i < nr_consoles; i++) {
 		if (consoles[i] != con)
 			continue;
+		if (con->all_levels)
+			nr_all_levels--;
 		nr_consoles--;
 		memmove(&consoles[i], &consoles[i + 1],
 			(nr_consoles - i) * sizeof(consoles[0]));
@@ -222,12 +230,13 @@ int vprintk(const char *fmt, va_list args)
 	level = take_level(&text);
 	len -= (int)(text - printk_buf);
 	if (level == 'c') {
-		if (line_open || console_loglevel > LOGLEVEL_DEFAULT)
+		if (line_open || nr_all_levels ||
+		    console_loglevel > LOGLEVEL_DEFAULT)
 			emit(text, (size_t)len, true);
 	} else {
 		if (level < 0)
 			level = LOGLEVEL_DEFAULT;
-		if (level < console_loglevel)
+		if (nr_all_levels || level < console_loglevel)
 			emit(text, (size_t)len, false);
 	}
 	printk_unlock(flags);

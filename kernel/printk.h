@@ -46,10 +46,17 @@ int printk_raw(const char *fmt, ...) __printf(1, 2);
  * off the serial line); a panic ends the exclusivity, so that the end of
  * the story reaches every console.
  */
+/*
+ * exclusive: while registered, the only console written to.
+ * all_levels: while registered, every message is written, whatever
+ * console_loglevel says (a test's capture: Linux's log buffer records
+ * every level, and a case that checks a message must pass under quiet).
+ */
 struct console {
 	const char *name;
 	void (*write)(const char *s, size_t len);
 	bool exclusive;
+	bool all_levels;
 };
 void register_console(const struct console *con);
 void unregister_console(const struct console *con);

@@ -8,6 +8,8 @@
  * the log's lock: it may only copy what it wants into its own buffers,
  * which the case reads after ktest_capture_stop() has returned.  A line
  * longer than KTEST_CAPTURE_LINE is cut, and one capture runs at a time.
+ * A capture sees every level (the console's all_levels): loglevel= and
+ * quiet hide messages from the serial line, not from a case's oracle.
  *
  * What a capture catches is held back from the serial line: the capture
  * is an exclusive console (kernel/printk.c), the lines are kept here (the
@@ -109,17 +111,21 @@ static void capture_write(const char *s, size_t len)
 static const struct console capture_console = {
 	.name = "ktest_capture",
 	.write = capture_write,
+	.all_levels = true,
 };
 
 static const struct console capture_console_exclusive = {
 	.name = "ktest_capture",
 	.write = capture_write,
 	.exclusive = true,
+	.all_levels = true,
 };
 
+/* At the top level, so that it shows whenever the reports it brackets do
+ * (quiet hides an info line, not a BUG:). */
 void ktest_expected_reports(bool begin)
 {
-	pr_info("%s\n", begin ? KTEST_EXPECTED_BEGIN : KTEST_EXPECTED_END);
+	printk(KERN_EMERG "%s\n", begin ? KTEST_EXPECTED_BEGIN : KTEST_EXPECTED_END);
 }
 
 void ktest_capture_start(void (*fn)(const char *line))
