@@ -18,15 +18,24 @@
  *
  * The cases must reach a verdict whatever the allocator does - they are
  * how a student finds out what is wrong with a buddy allocator.  So the
- * fixture trusts nothing it is handed: after every call into the
- * allocator it walks the free lists of every zone the case uses and
- * checks, before reading a page, that it is one of the block's pages
- * (fixture_sane()), that each list links back and ends, that each block
- * lies inside the block, and that every page flagged PG_buddy sits on a
- * list (a stale flag makes the next merge list_del() a node that is on no
- * list).  The first breach fails the case with what was found, and the
- * case stops there: the allocator is never called on lists that would
- * take it outside the block.  Likewise a free list that differs from the
+ * fixture trusts nothing it is handed.  The full check (fixture_sane())
+ * walks the free lists of every zone the case uses and checks, before
+ * reading a page, that it is one of the block's pages, that each list
+ * links back and ends, that each block lies inside the block, and that
+ * every page flagged PG_buddy sits on a list (a stale flag makes the next
+ * merge list_del() a node that is on no list).  It costs a walk of the
+ * whole block, so it runs after every sane_every-th call into the
+ * allocator and before every check that reads the lists.  After every
+ * call runs the quick check (fixture_sane_near()): the same rules for
+ * both ends of each free list the call can have changed, where
+ * list_add() puts what a call frees or splits off, and for every page
+ * the call can have merged, split or taken (the heads of the ancestors
+ * of the block it freed or handed out, and their buddies).  The first
+ * breach fails the case with what was found, and the case stops there:
+ * the allocator is never called on lists that would take it outside the
+ * block.  A breach away from where the call worked is named by the next
+ * full check, at most sane_every calls later and before the case reads a
+ * page through the lists.  Likewise a free list that differs from the
  * expected one is reported (the first few differences) and ends the case,
  * as everything after it was worked out from that state; no loop prints
  * more than a few failures.
@@ -68,12 +77,39 @@ static unsigned int nr_zones;
 /* The case found lists it cannot walk: the exit must not call the allocator. */
 static bool fixture_broken;
 /*
- * zalloc() and zfree() walk the lists after every sane_every-th call (1:
- * every call).  The test itself touches only pages it has checked are in
- * the block, so a longer interval only delays the report; random_stress
- * uses one, and walks them before each zone_check() and at its end.
+ * zalloc() and zfree() run the quick check after every call and the full
+ * one after every sane_every-th.  The test itself touches only pages it
+ * has checked are in the block, so a longer interval only delays the
+ * report of a breach the quick check cannot see.
  */
-static unsigned int sane_every = 1, sane_calls;
+#define SANE_EVERY 32
+static unsigned int sane_every = SANE_EVERY, sane_calls;
+
+/*
+ * The checks after a call are told what = NULL and name the call from
+ * here, formatted only when one fails (the checks run some 20,000 times
+ * a suite).
+ */
+static struct {
+	bool freed;		/* freed a block, or asked for one */
+	unsigned long off;
+	unsigned int order;
+	char buf[64];
+} last_call;
+
+static const char *what_str(const char *what)
+{
+	if (what)
+		return what;
+	if (last_call.freed)
+		snprintf(last_call.buf, sizeof(last_call.buf),
+			 "after freeing offset %lu (order %u)", last_call.off,
+			 last_call.order);
+	else
+		snprintf(last_call.buf, sizeof(last_call.buf),
+			 "after taking an order-%u block", last_call.order);
+	return last_call.buf;
+}
 
 /* A free block the test expects: offset in the block, order. */
 struct fb {
@@ -101,18 +137,113 @@ static unsigned long lru_off(const struct list_head *p)
 /* Is p one of the free-list heads of the private zones in use? */
 static bool zone_list_head(const struct list_head *p)
 {
-	for (unsigned int i = 0; i < nr_zones; i++)
-		for (unsigned int o = 0; o < MAX_ORDER; o++)
-			if (p == &zones[i]->free_area[o].free_list)
-				return true;
+	for (unsigned int i = 0; i < nr_zones; i++) {
+		unsigned long a = (unsigned long)p;
+		unsigned long first =
+			(unsigned long)&zones[i]->free_area[0].free_list;
+
+		if (a >= first && (a - first) % sizeof(struct free_area) == 0 &&
+		    (a - first) / sizeof(struct free_area) < MAX_ORDER)
+			return true;
+	}
 	return false;
 }
 
 /*
- * Every list of every private zone walks inside the block, links back and
- * ends, each block fits in the block, and every page flagged PG_buddy is
- * linked into a list.  Prints the first breach ("line L: WHAT: ...") and
- * returns false; the caller stops the case.
+ * Both neighbours of lru are pages of the block or list heads of the
+ * private zones, and each links back to it.
+ */
+static bool lru_linked(const struct list_head *lru)
+{
+	return (block_lru(lru->next) || zone_list_head(lru->next)) &&
+	       (block_lru(lru->prev) || zone_list_head(lru->prev)) &&
+	       lru->next->prev == lru && lru->prev->next == lru;
+}
+
+/* A page flagged PG_buddy must be linked into a list. */
+static bool buddy_flag_ok(struct ktest *t, int line, const char *what,
+			  unsigned long i)
+{
+	struct list_head *lru = &blk[i].lru;
+
+	if (!PageBuddy(&blk[i]) || lru_linked(lru))
+		return true;
+	KTEST_FAIL(t, "line %d: %s: the page at offset %lu says PG_buddy (order %lu) but is on no free list (lru %p, %p)",
+		   line, what_str(what), i, blk[i].private, (void *)lru->next,
+		   (void *)lru->prev);
+	fixture_broken = true;
+	return false;
+}
+
+/*
+ * The quick check after one call for a block of order `order`: both ends
+ * of every list the call can have changed (that order and up, in every
+ * private zone: a wrong merge reaches into the next zone) are pages of
+ * the block that link back and whose blocks fit in it, and no page the
+ * call can have merged, split or taken says PG_buddy without being on a
+ * list.  off: the block the call freed or handed out (off < 0: none).
+ */
+static bool fixture_sane_near(struct ktest *t, int line, const char *what,
+			      long off, unsigned int order)
+{
+	for (unsigned int i = 0; i < nr_zones; i++) {
+		struct zone *z = zones[i];
+
+		for (unsigned int o = order; o < MAX_ORDER; o++) {
+			struct list_head *head = &z->free_area[o].free_list;
+			struct list_head *end[2] = { head->next, head->prev };
+
+			if (end[0] == head && end[1] == head)
+				continue;
+			for (unsigned int e = 0; e < 2; e++) {
+				if (!block_lru(end[e])) {
+					KTEST_FAIL(t, "line %d: %s: free list %u of %s leads to %p, which is not a page of the block",
+						   line, what_str(what), o,
+						   z->name, (void *)end[e]);
+					goto broken;
+				}
+				if (lru_off(end[e]) + (1UL << o) > blk_pages) {
+					KTEST_FAIL(t, "line %d: %s: free list %u of %s holds an order-%u block at offset %lu, which runs past the block's %lu pages",
+						   line, what_str(what), o,
+						   z->name, o, lru_off(end[e]),
+						   blk_pages);
+					goto broken;
+				}
+			}
+			if (end[0]->prev != head || !lru_linked(end[0])) {
+				KTEST_FAIL(t, "line %d: %s: free list %u of %s: the entry at offset %lu does not link back to the one before it (a page on two lists?)",
+					   line, what_str(what), o, z->name,
+					   lru_off(end[0]));
+				goto broken;
+			}
+			if (end[1]->next != head || !lru_linked(end[1])) {
+				KTEST_FAIL(t, "line %d: %s: free list %u of %s: the head's prev is not its last entry",
+					   line, what_str(what), o, z->name);
+				goto broken;
+			}
+		}
+	}
+	if (off < 0)
+		return true;
+	for (unsigned int k = order; k <= blk_order; k++) {
+		unsigned long anc = (unsigned long)off & ~((1UL << k) - 1);
+
+		if (!buddy_flag_ok(t, line, what, anc) ||
+		    (k < blk_order &&
+		     !buddy_flag_ok(t, line, what, anc ^ (1UL << k))))
+			return false;
+	}
+	return true;
+broken:
+	fixture_broken = true;
+	return false;
+}
+
+/*
+ * The full check: every list of every private zone walks inside the
+ * block, links back and ends, each block fits in the block, and every
+ * page flagged PG_buddy is linked into a list.  Prints the first breach
+ * ("line L: WHAT: ...") and returns false; the caller stops the case.
  */
 static bool fixture_sane(struct ktest *t, int line, const char *what)
 {
@@ -129,47 +260,36 @@ static bool fixture_sane(struct ktest *t, int line, const char *what)
 
 				if (!block_lru(pos)) {
 					KTEST_FAIL(t, "line %d: %s: free list %u of %s leads to %p, which is not a page of the block",
-						   line, what, o, z->name, (void *)pos);
+						   line, what_str(what), o, z->name, (void *)pos);
 					goto broken;
 				}
 				off = lru_off(pos);
 				if (pos->prev != prev) {
 					KTEST_FAIL(t, "line %d: %s: free list %u of %s: the entry at offset %lu does not link back to the one before it (a page on two lists?)",
-						   line, what, o, z->name, off);
+						   line, what_str(what), o, z->name, off);
 					goto broken;
 				}
 				if (off + (1UL << o) > blk_pages) {
 					KTEST_FAIL(t, "line %d: %s: free list %u of %s holds an order-%u block at offset %lu, which runs past the block's %lu pages",
-						   line, what, o, z->name, o, off, blk_pages);
+						   line, what_str(what), o, z->name, o, off, blk_pages);
 					goto broken;
 				}
 				if (++n > blk_pages) {
 					KTEST_FAIL(t, "line %d: %s: free list %u of %s does not end (more than %lu entries)",
-						   line, what, o, z->name, blk_pages);
+						   line, what_str(what), o, z->name, blk_pages);
 					goto broken;
 				}
 			}
 			if (head->prev != prev) {
 				KTEST_FAIL(t, "line %d: %s: free list %u of %s: the head's prev is not its last entry",
-					   line, what, o, z->name);
+					   line, what_str(what), o, z->name);
 				goto broken;
 			}
 		}
 	}
-	for (unsigned long i = 0; i < blk_pages; i++) {
-		struct list_head *lru = &blk[i].lru;
-
-		if (!PageBuddy(&blk[i]))
-			continue;
-		if (!(block_lru(lru->next) || zone_list_head(lru->next)) ||
-		    !(block_lru(lru->prev) || zone_list_head(lru->prev)) ||
-		    lru->next->prev != lru || lru->prev->next != lru) {
-			KTEST_FAIL(t, "line %d: %s: the page at offset %lu says PG_buddy (order %lu) but is on no free list (lru %p, %p)",
-				   line, what, i, blk[i].private,
-				   (void *)lru->next, (void *)lru->prev);
-			goto broken;
-		}
-	}
+	for (unsigned long i = 0; i < blk_pages; i++)
+		if (!buddy_flag_ok(t, line, what, i))
+			return false;
 	return true;
 broken:
 	fixture_broken = true;
@@ -212,17 +332,16 @@ static void private_zone_init(struct zone *z, const char *name,
 static void zfree(struct ktest *t, int line, struct zone *z, unsigned long off,
 		  unsigned int order)
 {
-	char what[64];
 	unsigned long flags;
 
 	spin_lock_irqsave(&z->lock, flags);
 	free_one_page_locked(blk + off, z, order);
 	spin_unlock_irqrestore(&z->lock, flags);
-	if (++sane_calls % sane_every)
-		return;
-	snprintf(what, sizeof(what), "after freeing offset %lu (order %u)",
-		 off, order);
-	if (!fixture_sane(t, line, what))
+	last_call.freed = true;
+	last_call.off = off;
+	last_call.order = order;
+	if (!fixture_sane_near(t, line, NULL, (long)off, order) ||
+	    (++sane_calls % sane_every == 0 && !fixture_sane(t, line, NULL)))
 		ktest_abort(t);
 }
 
@@ -233,7 +352,6 @@ static void zfree(struct ktest *t, int line, struct zone *z, unsigned long off,
 static long zalloc(struct ktest *t, int line, struct zone *z,
 		   unsigned int order)
 {
-	char what[64];
 	unsigned long flags;
 	struct page *page;
 
@@ -247,12 +365,11 @@ static long zalloc(struct ktest *t, int line, struct zone *z,
 		fixture_broken = true;
 		ktest_abort(t);
 	}
-	if (++sane_calls % sane_every == 0) {
-		snprintf(what, sizeof(what), "after taking an order-%u block",
-			 order);
-		if (!fixture_sane(t, line, what))
-			ktest_abort(t);
-	}
+	last_call.freed = false;
+	last_call.order = order;
+	if (!fixture_sane_near(t, line, NULL, page ? page - blk : -1, order) ||
+	    (++sane_calls % sane_every == 0 && !fixture_sane(t, line, NULL)))
+		ktest_abort(t);
 	return page ? (long)(page - blk) : -1;
 }
 
@@ -283,7 +400,7 @@ static int buddy_init(struct ktest *t)
 	blk_links = page->flags & ~PAGE_FLAGS_MASK;
 	nr_zones = 0;
 	fixture_broken = false;
-	sane_every = 1;
+	sane_every = SANE_EVERY;
 
 	/* What prep_new_page() promises of a fresh block. */
 	KTEST_EXPECT_EQ(t, page_count(page), 1);
@@ -902,7 +1019,7 @@ static void no_merge_with_another_nodes_page(struct ktest *t)
 /* Operations: 6 phases (3 filling, 3 draining), 24 under ktest.soak=1. */
 #define STRESS_OPS KTEST_SOAK(6UL * STRESS_PHASE, 100000UL)
 #define STRESS_CHECK_EVERY 4096
-#define STRESS_SANE_EVERY 64	/* allocator calls between list walks */
+#define STRESS_SANE_EVERY 256	/* allocator calls between full checks */
 #define STRESS_PHASE 4096
 
 static struct {
