@@ -179,6 +179,20 @@ void on_each_cpu(smp_call_func_t func, void *info, bool wait)
 	call_function_many(all, func, info, wait, true);
 }
 
+void on_each_cpu_cond(bool (*cond)(int cpu, void *info), smp_call_func_t func,
+		      void *info, bool wait)
+{
+	unsigned long mask[BITS_TO_LONGS(NR_CPUS)] = { 0 };
+	int cpu, me = get_cpu();
+
+	for_each_online_cpu(cpu)
+		if (cond(cpu, info))
+			__set_bit((unsigned long)cpu, mask);
+	call_function_many(mask, func, info, wait,
+			   test_bit((unsigned long)me, mask));
+	put_cpu();
+}
+
 /* ---- nosmp and maxcpus= ---- */
 
 unsigned int setup_max_cpus = NR_CPUS;

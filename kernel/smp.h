@@ -99,6 +99,14 @@ int smp_call_function_single(int cpu, smp_call_func_t func, void *info,
 			     bool wait);
 /* smp_call_function, plus func on this CPU with interrupts off. */
 void on_each_cpu(smp_call_func_t func, void *info, bool wait);
+/*
+ * on_each_cpu(), on the online CPUs for which cond(cpu, info) is true
+ * only (Linux 3.3's on_each_cpu_cond).  cond runs here, on this CPU, and
+ * reads the others' state without their consent: a CPU that changes it
+ * after the look is as one that changed it after the call.
+ */
+void on_each_cpu_cond(bool (*cond)(int cpu, void *info), smp_call_func_t func,
+		      void *info, bool wait);
 
 /* The IPI handler's work: runs the request addressed to this CPU. */
 void smp_handle_call_function(void);

@@ -734,6 +734,21 @@ static void do_drain_all(void *arg)
 	}
 }
 
+/*
+ * Does cpu hold objects in any cache's array?  cache_chain_mutex held;
+ * the count is the other CPU's, read without its consent (a hint, as
+ * on_each_cpu_cond() says).
+ */
+static bool cpu_has_cached_objects(int cpu, void *unused)
+{
+	struct kmem_cache *cachep;
+
+	list_for_each_entry(cachep, &cache_chain, next)
+		if (cachep->array[cpu] && READ_ONCE(cachep->array[cpu]->avail))
+			return true;
+	return false;
+}
+
 /* cache_chain_mutex held: every cache's free memory back to the pages. */
 static unsigned long reap_all_locked(void)
 {
@@ -744,12 +759,15 @@ static unsigned long reap_all_locked(void)
 	/*
 	 * Twice: giving back an off-slab slab frees its descriptor into a
 	 * smaller cache's array, which the second pass empties.  Each pass
-	 * is one cross-call for all caches, not one per cache.
+	 * is one cross-call for all caches, not one per cache, and only to
+	 * the CPUs whose arrays hold something (the second pass's, mostly
+	 * this CPU's descriptors, is seldom more than a local call).
 	 */
 	for (int pass = 0; pass < 2; pass++) {
 		unsigned int drained = 0;
 
-		on_each_cpu(do_drain_all, &drained, true);
+		on_each_cpu_cond(cpu_has_cached_objects, do_drain_all,
+				 &drained, true);
 		pages += drained;
 		list_for_each_entry(cachep, &cache_chain, next)
 			pages += drain_shared(cachep) +

@@ -442,6 +442,7 @@ static void quiesce(void)
 static void snapshot(long *vals)
 {
 	quiesce();
+	ktest_resources_settle();
 	for (unsigned int i = 0; i < nr_resources(); i++)
 		vals[i] = __start_ktest_resources[i]->count();
 }
@@ -449,6 +450,7 @@ static void snapshot(long *vals)
 static void check_leaks(struct ktest *t, const long *before)
 {
 	quiesce();
+	ktest_resources_settle();
 	for (unsigned int i = 0; i < nr_resources(); i++) {
 		const struct ktest_resource *r = __start_ktest_resources[i];
 		long after = r->count();

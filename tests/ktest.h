@@ -86,6 +86,12 @@ struct ktest_resource {
 	long (*count)(void);
 };
 
+/*
+ * Puts the kernel where the counters can be read (tests/resources.c):
+ * once before each reading of them all.
+ */
+void ktest_resources_settle(void);
+
 #define KTEST_RESOURCE(var, label, fn)                                     \
 	static const struct ktest_resource __ktest_res_##var = { label, fn }; \
 	static const struct ktest_resource *const __ktest_resp_##var        \

@@ -351,6 +351,46 @@ static void on_each_cpu_runs_everywhere_at_once(struct ktest *t)
 	KTEST_EXPECT_EQ(t, rendezvous_late, 0);
 }
 
+/* on_each_cpu_cond's condition: the CPUs whose bit is set in *info. */
+static bool cpu_in_mask(int cpu, void *info)
+{
+	return (*(unsigned long *)info >> cpu) & 1;
+}
+
+/*
+ * on_each_cpu_cond() runs the function on exactly the online CPUs its
+ * condition picks, this one included or not, each once and with
+ * interrupts off: every subset of the first (up to 6) online CPUs.
+ */
+static void on_each_cpu_cond_runs_where_picked(struct ktest *t)
+{
+	int n = min((int)num_online_cpus(), 6), cpu, me;
+	unsigned long sets = 1UL << n;
+
+	for (unsigned long mask = 0; mask < sets; mask++) {
+		int want_total = 0;
+
+		smp_init(t);
+		on_each_cpu_cond(cpu_in_mask, record_here, &mask, true);
+		me = raw_smp_processor_id();
+		for (cpu = 0; cpu < NR_CPUS; cpu++) {
+			int want = cpu < n && cpu_online(cpu) &&
+				   ((mask >> cpu) & 1);
+
+			want_total += want;
+			if (rec[cpu].runs != want) {
+				KTEST_FAIL(t, "mask %#lx (called on CPU %d): CPU %d ran the function %d times, expected %d",
+					   mask, me, cpu, rec[cpu].runs, want);
+				return;
+			}
+			if (want)
+				KTEST_EXPECT_TRUE(t, rec[cpu].irqs_off);
+		}
+		KTEST_EXPECT_EQ(t, total_runs, want_total);
+	}
+	ktest_printf(t, "%lu subsets of %d CPUs", sets, n);
+}
+
 static void call_without_wait_runs_all_the_same(struct ktest *t)
 {
 	int n, cpu;
@@ -522,6 +562,7 @@ static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(ipi_round_trip_to_each_cpu),
 	KTEST_CASE(smp_call_function_reaches_the_others_once),
 	KTEST_CASE(on_each_cpu_runs_everywhere_at_once),
+	KTEST_CASE(on_each_cpu_cond_runs_where_picked),
 	KTEST_CASE(call_without_wait_runs_all_the_same),
 	KTEST_CASE(many_calls_in_a_row),
 	KTEST_CASE(offline_cpus_are_refused),
