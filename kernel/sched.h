@@ -59,6 +59,7 @@ struct task_struct {
 	bool make_it_fail;		/* its allocations fail (tests) */
 	struct completion *vfork_done;	/* kthread_stop() waits on it */
 	unsigned long nvcsw, nivcsw;	/* voluntary / forced switches */
+	unsigned long blkio_count;	/* io_schedule_timeout() waits */
 	unsigned long wake_jiffies;	/* when it was last woken */
 	struct reclaim_state *reclaim_state;
 	struct list_head tasks;		/* on the list of all tasks */

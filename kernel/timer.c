@@ -287,6 +287,12 @@ long schedule_timeout(long timeout)
 	return left < 0 ? 0 : left;
 }
 
+long io_schedule_timeout(long timeout)
+{
+	current->blkio_count++;
+	return schedule_timeout(timeout);
+}
+
 long schedule_timeout_uninterruptible(long timeout)
 {
 	set_current_state(TASK_UNINTERRUPTIBLE);

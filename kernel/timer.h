@@ -13,7 +13,13 @@
 #include "lib/list.h"
 #include "lib/types.h"
 
-#define HZ 250
+/*
+ * 1000 ticks a second, i386's HZ from 2.6.0 to 2.6.12 (2.6.13 made it a
+ * choice, 250 by default): a jiffy is a millisecond, so what sleeps or
+ * waits for ticks - timers, slices, the tests that judge in jiffies -
+ * waits a quarter of what it would at 250.
+ */
+#define HZ 1000
 #define INITIAL_JIFFIES ((unsigned long)(unsigned int)(-300 * HZ))
 #define MAX_SCHEDULE_TIMEOUT ((long)(~0UL >> 1))
 
@@ -69,6 +75,15 @@ unsigned long timer_ticks_on(int cpu);
  */
 long schedule_timeout(long timeout);
 long schedule_timeout_uninterruptible(long timeout);
+/*
+ * schedule_timeout() for a task that waits for memory or I/O to come back
+ * (congestion_wait(), mempool_alloc(): 2.6.18's io_schedule_timeout),
+ * counted in current->blkio_count as 2.6.18's delay accounting counts
+ * them: one per wait, whether or not the task was switched out (a wake-up
+ * or a timeout before schedule() ends the wait all the same, and leaves
+ * nvcsw as it was).
+ */
+long io_schedule_timeout(long timeout);
 /* Sleeps at least ms milliseconds. */
 void msleep(unsigned int ms);
 

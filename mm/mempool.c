@@ -541,7 +541,7 @@ static __noinline void *mempool_alloc_slow(mempool_t *pool, int gfp_mask,
 		prepare_to_wait(&pool->wait, &wait, TASK_UNINTERRUPTIBLE);
 		if (!READ_ONCE(pool->curr_nr)) {
 			__atomic_fetch_add(&pool->waits, 1, __ATOMIC_RELAXED);
-			schedule_timeout(MEMPOOL_RECHECK);
+			io_schedule_timeout(MEMPOOL_RECHECK);
 		}
 		finish_wait(&pool->wait, &wait);
 

@@ -218,7 +218,8 @@ void congestion_wait(long timeout)
 	if (system_state != SYSTEM_RUNNING || (current->flags & PF_IDLE))
 		return;
 	stat_add(congestion_waits, 1);
-	schedule_timeout_uninterruptible(max && timeout > max ? max : timeout);
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	io_schedule_timeout(max && timeout > max ? max : timeout);
 }
 
 /* ---- kswapd ---------------------------------------------------------- */

@@ -63,7 +63,7 @@
 #define MAX_WINDOWS 40		/* including those a late wake-up spoiled */
 #define SETTLE_TICKS 2		/* the target CPU's, for an accepted interrupt */
 /* A masked line must stay silent this long: 4 ms (4 periods of the PIT;
- * msleep makes it 2 jiffies, up to 8 ms), 100 ms under ktest.soak=1. */
+ * msleep makes it 5 jiffies, up to 5 ms), 100 ms under ktest.soak=1. */
 #define QUIET_MS KTEST_SOAK(4, 100)
 /* Interrupts that show a line is live: 5, 20 under ktest.soak=1. */
 #define BURST KTEST_SOAK(5, 20)

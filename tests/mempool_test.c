@@ -62,12 +62,13 @@
  *    what the case handed out and wrote;
  *  - the pool's counters (allocs, from_reserve, waits, fails, out)
  *    against a model the case keeps of what it did, step by step;
- *  - sleeping: a task's voluntary switches (nvcsw).  The pool waits on
- *    pool->wait, and the helpers free only once the sleeper is on that
- *    queue and off its run queue, so every sleep is a voluntary switch
- *    and pool->waits must equal the sleeper's nvcsw delta; each sleep is
+ *  - sleeping: the sleeper's io_schedule_timeout() waits (blkio_count),
+ *    which pool->waits must equal (the helpers free only once the
+ *    sleeper is on pool->wait and off its run queue); each wait is
  *    preceded by two tries of the allocator (without and with
- *    __GFP_WAIT), which fixes the number of allocator calls too;
+ *    __GFP_WAIT), which fixes the number of allocator calls too.  A
+ *    GFP_NOWAIT caller must not sleep at all: its voluntary switches
+ *    (nvcsw) stay as they were;
  *  - elements: the slab's own records (page_get_cache, the object index),
  *    ksize(), a page's order (private, PageHead, alignment) and zone.
  *
@@ -697,20 +698,20 @@ static mempool_t *empty_pool(struct ktest *t, int min_nr, struct stats *want,
 }
 
 /*
- * After a GFP_KERNEL mempool_alloc() that slept nvcsw times before an
+ * After a GFP_KERNEL mempool_alloc() that waited `waits` times before an
  * element came back: one wait each, and before each the allocator
  * tried without and with __GFP_WAIT; once more on the round that found
  * the element in the reserve.
  */
 static void expect_slept(struct ktest *t, mempool_t *pool, struct stats *want,
-			 unsigned long nvcsw)
+			 unsigned long waits)
 {
-	KTEST_EXPECT_GE(t, nvcsw, 1UL);
-	KTEST_EXPECT_EQ(t, calls(), 2 * nvcsw + 1);
+	KTEST_EXPECT_GE(t, waits, 1UL);
+	KTEST_EXPECT_EQ(t, calls(), 2 * waits + 1);
 	expect_nowait_mask(t, mask_of_call(0), GFP_KERNEL);
 	KTEST_EXPECT_EQ(t, mask_of_call(1) & GFP_KERNEL, GFP_KERNEL);
 	KTEST_EXPECT_EQ(t, mask_of_call(1) & __GFP_NORETRY, __GFP_NORETRY);
-	want->waits += nvcsw;
+	want->waits += waits;
 	want->allocs++;
 	want->from_reserve++;
 	expect_stats(t, pool, want);
@@ -737,7 +738,7 @@ static void gfp_kernel_sleeps_until_another_cpu_frees(struct ktest *t)
 	struct stats want;
 	mempool_t *pool;
 	struct helper *h;
-	unsigned long nvcsw;
+	unsigned long waits;
 	void *el, *got;
 
 	need_two_cpus(t);
@@ -748,18 +749,18 @@ static void gfp_kernel_sleeps_until_another_cpu_frees(struct ktest *t)
 	reset_calls(0);
 	h = start_helper(t, freer_fn, nth_cpu((int)num_online_cpus() - 1),
 			 false, 0);
-	nvcsw = READ_ONCE(current->nvcsw);
+	waits = READ_ONCE(current->blkio_count);
 	got = take(pool, GFP_KERNEL);
 	WRITE_ONCE(sh.returned, true);
-	nvcsw = READ_ONCE(current->nvcsw) - nvcsw;
+	waits = READ_ONCE(current->blkio_count) - waits;
 	KTEST_EXPECT_PTR_EQ(t, got, el);
 	KTEST_ASSERT_TRUE(t, wait_until(parked(h)));
 	KTEST_EXPECT_TRUE(t, h->saw_waiting);
 	KTEST_EXPECT_TRUE(t, h->woke);
 	KTEST_EXPECT_NE(t, h->task->cpu, raw_smp_processor_id());
-	expect_slept(t, pool, &want, nvcsw);
+	expect_slept(t, pool, &want, waits);
 	ktest_printf(t, "slept %lu times until CPU %d freed the element",
-		     nvcsw, h->task->cpu);
+		     waits, h->task->cpu);
 }
 
 /* The timer: frees the handed element once the case sleeps for it. */
@@ -781,7 +782,7 @@ static void free_from_interrupt(unsigned long unused)
 static void interrupt_free_wakes_the_sleeper(struct ktest *t)
 {
 	struct stats want;
-	unsigned long nvcsw;
+	unsigned long waits;
 	void *el, *got;
 	mempool_t *pool = empty_pool(t, 1, &want, &el);
 
@@ -789,17 +790,17 @@ static void interrupt_free_wakes_the_sleeper(struct ktest *t)
 	sh.handed = el;
 	reset_calls(0);
 	mod_timer(&sh.timer, jiffies + msecs_to_jiffies(DELAY_MS));
-	nvcsw = READ_ONCE(current->nvcsw);
+	waits = READ_ONCE(current->blkio_count);
 	got = take(pool, GFP_KERNEL);
 	WRITE_ONCE(sh.returned, true);
-	nvcsw = READ_ONCE(current->nvcsw) - nvcsw;
+	waits = READ_ONCE(current->blkio_count) - waits;
 	KTEST_EXPECT_PTR_EQ(t, got, el);
 	/* It freed, so it ran; it is not re-armed after that. */
 	KTEST_EXPECT_TRUE(t, READ_ONCE(sh.timer_done));
 	KTEST_EXPECT_TRUE(t, sh.timer_in_irq);
 	KTEST_EXPECT_TRUE(t, sh.timer_saw_waiting);
 	KTEST_EXPECT_TRUE(t, sh.timer_woke);
-	expect_slept(t, pool, &want, nvcsw);
+	expect_slept(t, pool, &want, waits);
 }
 
 /* How long a reviver lets the case sleep on before it frees an element. */
@@ -840,7 +841,7 @@ static int reviver_fn(void *data)
 static void sleeper_retries_the_allocator_on_its_own(struct ktest *t)
 {
 	struct stats want;
-	unsigned long nvcsw, made, last;
+	unsigned long waits, made, last;
 	mempool_t *pool;
 	struct helper *h;
 	void *el, *got;
@@ -856,10 +857,10 @@ static void sleeper_retries_the_allocator_on_its_own(struct ktest *t)
 	/* The mechanism, not the figure: a recheck of 2 jiffies (exit puts
 	 * HZ/5 back). */
 	sh.recheck = mempool_set_recheck(2);
-	nvcsw = READ_ONCE(current->nvcsw);
+	waits = READ_ONCE(current->blkio_count);
 	got = take(pool, GFP_KERNEL);
 	WRITE_ONCE(sh.returned, true);
-	nvcsw = READ_ONCE(current->nvcsw) - nvcsw;
+	waits = READ_ONCE(current->blkio_count) - waits;
 	KTEST_ASSERT_TRUE(t, wait_until(parked(h)));
 	KTEST_ASSERT_NOT_NULL(t, got);
 	KTEST_EXPECT_TRUE(t, h->saw_waiting);
@@ -873,13 +874,13 @@ static void sleeper_retries_the_allocator_on_its_own(struct ktest *t)
 	KTEST_EXPECT_EQ(t, READ_ONCE(cnt.made), made + 1);
 	last = calls() - 1;
 	expect_nowait_mask(t, mask_of_call(last), GFP_KERNEL);
-	KTEST_EXPECT_GE(t, nvcsw, 1UL);
-	want.waits += nvcsw;
+	KTEST_EXPECT_GE(t, waits, 1UL);
+	want.waits += waits;
 	want.allocs++;
 	want.out++;
 	expect_stats(t, pool, &want);
 	ktest_printf(t, "slept %lu times, then the allocator's element after %lu calls",
-		     nvcsw, calls());
+		     waits, calls());
 }
 
 /* ---- forward progress ------------------------------------------------------ */

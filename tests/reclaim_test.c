@@ -56,11 +56,14 @@
  * The oracles:
  *  - reclaim_stats.direct_calls: one per pass of direct reclaim, by any
  *    task; only the case (or its one helper thread) allocates.
- *  - the allocating task's voluntary switches (nvcsw): congestion_wait()
- *    is the only place the allocator sleeps, so they count its sleeps
- *    between retries.  The cases count the sleeps, not their length, so
- *    init caps each at one jiffy (congestion_wait_limit()) and exit puts
- *    the HZ/50 back.  The global congestion_waits is no oracle for one
+ *  - the allocating task's io_schedule_timeout() waits (blkio_count):
+ *    congestion_wait() is the only place the allocator sleeps, so they
+ *    count its sleeps between retries, each once even when the tick
+ *    ends it before the task is switched out (which a count of voluntary
+ *    switches, nvcsw, would miss).  Where a case must not sleep at all,
+ *    its nvcsw must not move either.  The cases count the sleeps, not
+ *    their length, so init caps each at one jiffy
+ *    (congestion_wait_limit()) and exit puts the HZ/50 back.  The global congestion_waits is no oracle for one
  *    allocation: the kswapd that allocation woke adds its own waits.
  *  - the cache's counts, by class and by caller (RC_DIRECT, RC_KSWAPD),
  *    and its contract check: a shrinker called with a mask lacking what
@@ -248,6 +251,7 @@ struct snap {
 	struct reclaim_stats rs;
 	struct reclaim_cache_stats cs;
 	unsigned long nvcsw;
+	unsigned long blkio;
 };
 
 static void snap(struct snap *s)
@@ -255,6 +259,7 @@ static void snap(struct snap *s)
 	get_reclaim_stats(&s->rs);
 	reclaim_cache_stats(&cache, &s->cs);
 	s->nvcsw = READ_ONCE(current->nvcsw);
+	s->blkio = READ_ONCE(current->blkio_count);
 }
 
 #define DELTA(a, b, field) ((b)->field - (a)->field)
@@ -380,8 +385,8 @@ struct nofail_helper {
 	struct task_struct *task;
 	struct completion go, done;
 	bool cancel;		/* exit: do not allocate, just finish */
-	bool allocating;	/* nvcsw below is set */
-	unsigned long nvcsw;	/* its voluntary switches before allocating */
+	bool allocating;	/* blkio below is set */
+	unsigned long blkio;	/* its congestion waits before allocating */
 	bool got_page;
 	bool memalloc;		/* allocates with PF_MEMALLOC */
 };
@@ -396,7 +401,7 @@ static int nofail_fn(void *arg)
 	if (!READ_ONCE(h->cancel)) {
 		struct page *page;
 
-		h->nvcsw = current->nvcsw;
+		h->blkio = current->blkio_count;
 		if (h->memalloc)
 			current->flags |= PF_MEMALLOC;
 		WRITE_ONCE(h->allocating, true);
@@ -598,7 +603,7 @@ static void reclaim_only_allowed(struct ktest *t, const char *mode, gfp_t gfp,
 		if (!no_violation(t, mode, gfp | __GFP_NOWARN, &s0, &s1))
 			return;
 		calls += DELTA(&s0, &s1, rs.direct_calls);
-		sleeps += DELTA(&s0, &s1, nvcsw);
+		sleeps += DELTA(&s0, &s1, blkio);
 		if (!page)
 			break;
 		ok++;
@@ -851,7 +856,7 @@ static void kswapd_wakes_below_low_and_stops_at_high(struct ktest *t)
 struct attempt {
 	struct page *page;
 	unsigned long calls;	/* passes of direct reclaim */
-	unsigned long sleeps;	/* congestion waits (voluntary switches) */
+	unsigned long sleeps;	/* congestion waits (blkio_count) */
 	unsigned long freed;	/* pages direct reclaim took from the cache */
 };
 
@@ -880,7 +885,7 @@ static void attempt(struct ktest *t, gfp_t gfp, unsigned int order,
 	if (r->page)
 		hold(r->page, order);
 	r->calls = DELTA(&a, &b, rs.direct_calls);
-	r->sleeps = DELTA(&a, &b, nvcsw);
+	r->sleeps = DELTA(&a, &b, blkio);
 	r->freed = freed_by(&a, &b, RC_DIRECT);
 	/* What was not reclaimed goes, so that the next attempt starts empty. */
 	reclaim_cache_release_all(&cache);
@@ -982,7 +987,7 @@ static void nofail_waits_for_a_free(struct ktest *t)
 	complete(&h->go);
 	/* Reclaimed in vain and slept between retries, at least twice. */
 	retried = wait_until(READ_ONCE(h->allocating) &&
-				     READ_ONCE(k->nvcsw) - h->nvcsw >= 2,
+				     READ_ONCE(k->blkio_count) - h->blkio >= 2,
 			     WAIT_JIFFIES);
 	snap(&b);
 	KTEST_EXPECT_TRUE(t, retried);
@@ -991,7 +996,7 @@ static void nofail_waits_for_a_free(struct ktest *t)
 	KTEST_EXPECT_GE(t, DELTA(&a, &b, rs.congestion_waits), 2UL);
 	KTEST_EXPECT_EQ(t, DELTA(&a, &b, rs.direct_reclaimed), 0UL);
 	ktest_printf(t, "still waiting after %lu passes of reclaim and %lu sleeps",
-		     DELTA(&a, &b, rs.direct_calls), READ_ONCE(k->nvcsw) - h->nvcsw);
+		     DELTA(&a, &b, rs.direct_calls), READ_ONCE(k->blkio_count) - h->blkio);
 
 	/* One block back: its next retry takes it. */
 	nofail_succeeds_after_a_free(t, h, k);
@@ -1020,12 +1025,12 @@ static void nofail_memalloc_waits_for_a_free(struct ktest *t)
 
 	complete(&h->go);
 	retried = wait_until(READ_ONCE(h->allocating) &&
-				     READ_ONCE(k->nvcsw) - h->nvcsw >= 2,
+				     READ_ONCE(k->blkio_count) - h->blkio >= 2,
 			     WAIT_JIFFIES);
 	KTEST_EXPECT_TRUE(t, retried);
 	KTEST_EXPECT_FALSE(t, completion_done(&h->done));
 	ktest_printf(t, "still waiting after %lu sleeps",
-		     READ_ONCE(k->nvcsw) - h->nvcsw);
+		     READ_ONCE(k->blkio_count) - h->blkio);
 
 	nofail_succeeds_after_a_free(t, h, k);
 }

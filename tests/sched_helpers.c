@@ -151,6 +151,10 @@ static void timer_fn(unsigned long data)
 	struct timer_rec *r = &th_trec[data];
 	int n;
 
+	if (r->when_asleep && READ_ONCE(th_shared.case_task->on_rq)) {
+		mod_timer(&r->timer, jiffies + 1);
+		return;
+	}
 	__atomic_store_n(&r->started, 1, __ATOMIC_RELEASE);
 	r->cpu = smp_processor_id();
 	r->when = jiffies;

@@ -116,6 +116,14 @@ struct timer_rec {
 	enum timer_action action;
 	int rearm;		/* runs left that re-arm it; -1: for ever */
 	unsigned long slow_us;	/* the function busy-waits this long */
+	/*
+	 * Its action waits for the case to be asleep (off its run queue):
+	 * until then the function only re-arms itself for the next tick, and
+	 * counts as neither started nor fired.  For cases that judge a sleep
+	 * a timer ends: a host that stalls the case past the expiry would
+	 * otherwise have the timer act before the case sleeps.
+	 */
+	bool when_asleep;
 	int started;		/* the function has begun (atomic) */
 	int fired;		/* ... has finished, times (atomic) */
 	int cpu;		/* where it last ran */

@@ -137,8 +137,9 @@ static void schedule_timeout_returns_the_time_left(struct ktest *t)
 	KTEST_EXPECT_GE(t, j1 - j0, 2UL);
 	KTEST_EXPECT_EQ(t, current->state, (long)TASK_RUNNING);
 
-	/* A timer wakes it 2 jiffies in: the jiffies left. */
+	/* A timer wakes it 2 jiffies in, asleep: the jiffies left. */
 	th_trec[0].action = ACT_WAKE_CASE;
+	th_trec[0].when_asleep = true;
 	j0 = jiffies;
 	set_current_state(TASK_UNINTERRUPTIBLE);
 	th_arm(0, j0 + 2, -1);
@@ -219,7 +220,7 @@ static void timer_runs_once_in_irq_on_its_cpu(struct ktest *t)
 static void mod_timer_rearms_and_del_timer_disarms(struct ktest *t)
 {
 	struct timer_rec *r = &th_trec[0], *self = &th_trec[1];
-	unsigned long j0, expires;
+	unsigned long j0, expires, flags;
 
 	/* Never armed. */
 	KTEST_EXPECT_FALSE(t, timer_pending(&r->timer));
@@ -236,11 +237,18 @@ static void mod_timer_rearms_and_del_timer_disarms(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, timer_pending(&r->timer));
 	KTEST_EXPECT_EQ(t, del_timer(&r->timer), 0);
 
-	/* mod_timer() arms an idle one (0); del_timer() disarms it (1). */
+	/*
+	 * mod_timer() arms an idle one (0); del_timer() disarms it (1).
+	 * Interrupts off: the tick that would run it is this CPU's, so a
+	 * host that stalls this CPU past the expiry cannot run it between
+	 * the two calls.
+	 */
+	local_irq_save(flags);
 	expires = jiffies + 1;
 	KTEST_EXPECT_EQ(t, mod_timer(&r->timer, expires), 0);
 	KTEST_EXPECT_TRUE(t, timer_pending(&r->timer));
 	KTEST_EXPECT_EQ(t, del_timer(&r->timer), 1);
+	local_irq_restore(flags);
 	KTEST_EXPECT_FALSE(t, timer_pending(&r->timer));
 	KTEST_EXPECT_EQ(t, del_timer(&r->timer), 0);
 	/* This CPU's tick past its expiry has run this CPU's timers. */
