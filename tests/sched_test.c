@@ -432,8 +432,8 @@ static int count_and_yield(void *data)
 /*
  * With preemption off, spins until the tick asks for a reschedule and
  * HOLD_TICKS more of this CPU's ticks: the counter beside it on this CPU
- * (th_helpers[0]) must not move meanwhile, and must once preempt_enable()
- * has given way.
+ * (th_helpers[0]) must not move meanwhile; preempt_enable() must give
+ * way at once, and the counter move while this spins on, preemptible.
  */
 static int hold_off_preemption(void *data)
 {
@@ -457,6 +457,14 @@ static int hold_off_preemption(void *data)
 	sh.nivcsw_before = current->nivcsw;
 	preempt_enable();
 	sh.nivcsw_after = current->nivcsw;
+	/*
+	 * Preemptible again, it gave way at once (nivcsw); the counter runs
+	 * then, or at a later tick if a wake-up on this CPU rescheduled it
+	 * before it got back to counting: it must count while this spins.
+	 */
+	while (read_int(&other->progress) == sh.during &&
+	       time_before(jiffies, end))
+		cpu_relax();
 	sh.after = read_int(&other->progress);
 	WRITE_ONCE(sh.release, true);
 	th_park(h);
