@@ -22,7 +22,7 @@
 #include "kernel/spinlock.h"
 #include "tests/bench.h"
 
-#define OPS 20000U
+#define OPS KTEST_SOAK(5000U, 20000U)	/* pairs per timed run */
 
 static DEFINE_SPINLOCK(bench_outer);
 static DEFINE_SPINLOCK(bench_inner);

@@ -1016,8 +1016,8 @@ static void no_merge_with_another_nodes_page(struct ktest *t)
 
 /* ---- random stress ------------------------------------------------------- */
 
-/* Operations: 6 phases (3 filling, 3 draining), 24 under ktest.soak=1. */
-#define STRESS_OPS KTEST_SOAK(6UL * STRESS_PHASE, 100000UL)
+/* Operations: 4 phases (2 filling, 2 draining), 24 under ktest.soak=1. */
+#define STRESS_OPS KTEST_SOAK(4UL * STRESS_PHASE, 100000UL)
 #define STRESS_CHECK_EVERY 4096
 #define STRESS_SANE_EVERY 256	/* allocator calls between full checks */
 #define STRESS_PHASE 4096
