@@ -798,11 +798,54 @@ class TestQemuRun(unittest.TestCase):
         self.assertEqual(["-machine", "q35", "-nic", "none", "-cdrom",
                           "build/mm86.iso"],
                          self.qr.build_command(args, "iso", 3)[17:23])
-        # With a log, the console's character device also writes it.
+        # With a log too, QEMU only writes stdout: Relay writes the log.
         args = self.qr.parse_args(["--log", "run.log", "--timeout", "5"])
-        self.assertEqual("stdio,id=con,mux=on,signal=off,logfile=run.log",
+        self.assertEqual("stdio,id=con,mux=on,signal=off",
                          self.qr.build_command(args, "elf", 3)[4])
         self.assertEqual(5.0, args.timeout)
+
+    def test_relay_copies_everything_to_both(self):
+        data = bytes(range(256)) * 600  # more than a pipe holds at once
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "run.log")
+            rfd, wfd = os.pipe()
+            out_r, out_w = os.pipe()
+            relay = self.qr.Relay(rfd, log, out_fd=out_w)
+            relay.start()
+            got = bytearray()
+            for i in range(0, len(data), 7000):
+                os.write(wfd, data[i:i + 7000])
+                got += os.read(out_r, 1 << 20)
+            os.close(wfd)
+            relay.join(timeout=10)
+            os.close(out_w)
+            while True:
+                more = os.read(out_r, 1 << 20)
+                if not more:
+                    break
+                got += more
+            os.close(out_r)
+            self.assertFalse(relay.is_alive())
+            self.assertEqual(data, bytes(got))
+            with open(log, "rb") as f:
+                self.assertEqual(data, f.read())
+
+    def test_relay_keeps_logging_when_stdout_goes(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "run.log")
+            rfd, wfd = os.pipe()
+            out_r, out_w = os.pipe()
+            os.close(out_r)  # the reader of our stdout went away
+            relay = self.qr.Relay(rfd, log, out_fd=out_w)
+            relay.start()
+            os.write(wfd, b"one\n")
+            os.write(wfd, b"two\n")
+            os.close(wfd)
+            relay.join(timeout=10)
+            os.close(out_w)
+            self.assertFalse(relay.stdout_ok)
+            with open(log, "rb") as f:
+                self.assertEqual(b"one\ntwo\n", f.read())
 
     def test_timeout_line_names_the_case(self):
         with tempfile.TemporaryDirectory() as d:
