@@ -259,7 +259,17 @@ static void balance_pgdat(pg_data_t *pgdat, struct reclaim_state *rs)
 
 		if (!need || READ_ONCE(reclaim_disabled))
 			break;
-		shrink_slab(GFP_KERNEL, priority, before + need);
+		if (!shrink_slab(GFP_KERNEL, priority, before + need)) {
+			/*
+			 * Another reclaimer (the other nodes' kswapd, a task)
+			 * has the shrinkers and is freeing meanwhile: not a
+			 * pass that found nothing.  Let it finish, then try
+			 * this priority again (as direct reclaim retries).
+			 */
+			schedule_timeout_uninterruptible(1);
+			priority++;
+			continue;
+		}
 		pgdat->kswapd_reclaimed += rs->reclaimed_pages - before;
 		stat_add(kswapd_reclaimed, rs->reclaimed_pages - before);
 		/* Nothing freed: give the tasks that free memory a moment
