@@ -151,7 +151,8 @@ static void timer_fn(unsigned long data)
 	struct timer_rec *r = &th_trec[data];
 	int n;
 
-	if (r->when_asleep && READ_ONCE(th_shared.case_task->on_rq)) {
+	if ((r->when_asleep && READ_ONCE(th_shared.case_task->on_rq)) ||
+	    (r->after && !read_int(&r->after->fired))) {
 		mod_timer(&r->timer, jiffies + 1);
 		return;
 	}

@@ -124,6 +124,8 @@ struct timer_rec {
 	 * otherwise have the timer act before the case sleeps.
 	 */
 	bool when_asleep;
+	/* Likewise until this other timer's function has run (NULL: none). */
+	const struct timer_rec *after;
 	int started;		/* the function has begun (atomic) */
 	int fired;		/* ... has finished, times (atomic) */
 	int cpu;		/* where it last ran */

@@ -245,12 +245,14 @@ static void wait_event_timeout_returns_the_time_left(struct ktest *t)
 	/*
 	 * A wake-up with the condition still false (a timer at +1) does not
 	 * end the wait; the one that makes it true (+2) does: the jiffies
-	 * left.  Each acts only once the case sleeps (when_asleep), so the
-	 * order holds however late the host runs the case.
+	 * left.  Each acts only once the case sleeps (when_asleep), and the
+	 * second only after the first (after), so the order holds however
+	 * late the host runs the case.
 	 */
 	th_trec[0].action = ACT_WAKE_QUEUE;
 	th_trec[1].action = ACT_SET_FLAG;
 	th_trec[0].when_asleep = th_trec[1].when_asleep = true;
+	th_trec[1].after = &th_trec[0];
 	j0 = jiffies;
 	th_arm(0, j0 + 1, -1);
 	th_arm(1, j0 + 2, -1);
