@@ -197,9 +197,16 @@ again:
 	if (prev->state != TASK_RUNNING &&
 	    !(preempt_count() & PREEMPT_ACTIVE)) {
 		BUG_ON(prev == rq->idle);
-		prev->on_rq = false;
+		/*
+		 * A task taken off the queue always switches out, so its
+		 * voluntary switch is counted here, before it is seen off
+		 * the queue: whoever reads on_rq false then reads nvcsw
+		 * (without the lock) finds this sleep counted.
+		 */
+		WRITE_ONCE(prev->nvcsw, prev->nvcsw + 1);
+		WRITE_ONCE(prev->on_rq, false);
 		rq->nr_running--;
-		switch_count = &prev->nvcsw;
+		switch_count = NULL;
 	} else if (prev != rq->idle) {
 		list_add_tail(&prev->run_list, &rq->queue);
 	}
@@ -217,7 +224,7 @@ again:
 	 */
 	lock_release_dep(&rq->lock.dep_map);
 	if (next != prev) {
-		if (prev != rq->idle)
+		if (switch_count && prev != rq->idle)
 			(*switch_count)++;
 		next->time_slice = SCHED_TIMESLICE;
 		rq->nr_switches++;
