@@ -34,11 +34,16 @@
  * reclaim (2.6.11).  When reclaim frees nothing, the allocation fails:
  * there is no OOM killer (2.6.11 called out_of_memory() and retried).
  *
- * Locking: shrinker_mutex protects the list of shrinkers; reclaim only
- * try-locks it (a shrinker being registered by the allocating task must
- * not deadlock reclaim), and cache_chain_mutex likewise (slab).  No
+ * Locking: the list of shrinkers is read-locked by reclaim and
+ * write-locked by register/unregister_shrinker, as 2.6.11's shrinker_rwsem:
+ * reclaimers (kswapd, tasks) share it, so one never finds the list taken
+ * by another, and a reclaimer only try-locks it (a shrinker being
+ * registered by the allocating task must not deadlock reclaim);
+ * cache_chain_mutex is try-locked likewise (slab).  shrinker_mutex orders
+ * the writers, shrinker_lock (a leaf) guards the count of readers.  No
  * spinlock is held while a shrinker runs: shrinkers may sleep if the mask
- * allows it.
+ * allows it, and two reclaimers may run one at once (its nr, calls and
+ * skipped are as racy as 2.6's).
  *
  * Comments "LAB <name>: BEGIN/STUB/END" mark the code a course lab takes
  * out of a student tree, and the stub it leaves (labs/<name>/README.md;
@@ -67,11 +72,75 @@
  */
 bool reclaim_disabled;
 
-static DEFINE_MUTEX(shrinker_mutex);
+static DEFINE_MUTEX(shrinker_mutex);	/* one writer at a time */
+static DEFINE_SPINLOCK(shrinker_lock);	/* the two fields below */
+static unsigned int shrinker_readers;
+static bool shrinker_writing;
+static DECLARE_WAIT_QUEUE_HEAD(shrinker_wait);	/* a writer, for readers to leave */
 static LIST_HEAD(shrinker_list);
 static struct reclaim_stats stats;
 
 #define stat_add(field, n) __atomic_fetch_add(&stats.field, (n), __ATOMIC_RELAXED)
+
+/* A reader's try (2.6's down_read_trylock): fails only while a writer is in. */
+static bool shrinker_read_trylock(void)
+{
+	unsigned long flags;
+	bool ok;
+
+	spin_lock_irqsave(&shrinker_lock, flags);
+	ok = !shrinker_writing;
+	if (ok)
+		shrinker_readers++;
+	spin_unlock_irqrestore(&shrinker_lock, flags);
+	return ok;
+}
+
+static void shrinker_read_unlock(void)
+{
+	unsigned long flags;
+	bool last;
+
+	spin_lock_irqsave(&shrinker_lock, flags);
+	BUG_ON(!shrinker_readers);
+	last = --shrinker_readers == 0;
+	spin_unlock_irqrestore(&shrinker_lock, flags);
+	if (last)
+		wake_up(&shrinker_wait);
+}
+
+static unsigned int shrinker_readers_now(void)
+{
+	unsigned long flags;
+	unsigned int n;
+
+	spin_lock_irqsave(&shrinker_lock, flags);
+	n = shrinker_readers;
+	spin_unlock_irqrestore(&shrinker_lock, flags);
+	return n;
+}
+
+/* The writer: no new reader gets in, and those inside finish first. */
+static void shrinker_write_lock(void)
+{
+	unsigned long flags;
+
+	mutex_lock(&shrinker_mutex);
+	spin_lock_irqsave(&shrinker_lock, flags);
+	shrinker_writing = true;
+	spin_unlock_irqrestore(&shrinker_lock, flags);
+	wait_event(shrinker_wait, shrinker_readers_now() == 0);
+}
+
+static void shrinker_write_unlock(void)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&shrinker_lock, flags);
+	shrinker_writing = false;
+	spin_unlock_irqrestore(&shrinker_lock, flags);
+	mutex_unlock(&shrinker_mutex);
+}
 
 void register_shrinker(struct shrinker *s)
 {
@@ -80,16 +149,16 @@ void register_shrinker(struct shrinker *s)
 	s->skipped = 0;
 	if (!s->seeks)
 		s->seeks = DEFAULT_SEEKS;
-	mutex_lock(&shrinker_mutex);
+	shrinker_write_lock();
 	list_add_tail(&s->list, &shrinker_list);
-	mutex_unlock(&shrinker_mutex);
+	shrinker_write_unlock();
 }
 
 void unregister_shrinker(struct shrinker *s)
 {
-	mutex_lock(&shrinker_mutex);
+	shrinker_write_lock();
 	list_del(&s->list);
-	mutex_unlock(&shrinker_mutex);
+	shrinker_write_unlock();
 }
 
 /* Reclaimed so far by the task running reclaim. */
@@ -137,8 +206,8 @@ static void shrink_one(struct shrinker *s, gfp_t gfp_mask, int priority,
 }
 
 /*
- * One pass over the shrinkers.  False when another reclaimer holds the
- * list: it is freeing memory right now, which is progress of a kind.
+ * One pass over the shrinkers.  False when a shrinker is being registered
+ * or unregistered meanwhile: the pass is worth trying again.
  */
 static bool shrink_slab(gfp_t gfp_mask, int priority, unsigned long target)
 {
@@ -146,7 +215,7 @@ static bool shrink_slab(gfp_t gfp_mask, int priority, unsigned long target)
 
 	if (priority == DEF_PRIORITY)
 		kmem_cache_reap_all_trylock();
-	if (!mutex_trylock(&shrinker_mutex))
+	if (!shrinker_read_trylock())
 		return false;
 	list_for_each_entry(s, &shrinker_list, list) {
 		/* LAB reclaim: BEGIN skip (and count) a shrinker that needs __GFP_IO or __GFP_FS the mask lacks */
@@ -159,7 +228,7 @@ static bool shrink_slab(gfp_t gfp_mask, int priority, unsigned long target)
 			break;
 		shrink_one(s, gfp_mask, priority, target);
 	}
-	mutex_unlock(&shrinker_mutex);
+	shrinker_read_unlock();
 	/* What was freed onto this CPU's lists counts for the watermarks. */
 	drain_local_pages();
 	return true;
@@ -189,9 +258,9 @@ unsigned long try_to_free_pages(struct zonelist *zl, gfp_t gfp_mask,
 	p->flags = old_flags;
 	stat_add(direct_reclaimed, rs.reclaimed_pages);
 	/*
-	 * Another reclaimer (kswapd, another task) held the shrinkers: it
-	 * is freeing meanwhile, so this is worth a retry, not a failure
-	 * (2.6: "assume we'll be able to shrink next time").
+	 * A shrinker was being registered or unregistered: the pass found
+	 * the list taken, which is worth a retry, not a failure (2.6:
+	 * "assume we'll be able to shrink next time").
 	 */
 	if (!rs.reclaimed_pages && contended)
 		return 1;
@@ -261,10 +330,10 @@ static void balance_pgdat(pg_data_t *pgdat, struct reclaim_state *rs)
 			break;
 		if (!shrink_slab(GFP_KERNEL, priority, before + need)) {
 			/*
-			 * Another reclaimer (the other nodes' kswapd, a task)
-			 * has the shrinkers and is freeing meanwhile: not a
-			 * pass that found nothing.  Let it finish, then try
-			 * this priority again (as direct reclaim retries).
+			 * A shrinker is being registered or unregistered:
+			 * not a pass that found nothing.  Let it finish,
+			 * then try this priority again (as direct reclaim
+			 * retries).
 			 */
 			schedule_timeout_uninterruptible(1);
 			priority++;
