@@ -44,13 +44,10 @@ int printk_raw(const char *fmt, ...) __printf(1, 2);
  * A console.  An exclusive one, while registered, is the only console
  * written to (one at a time; a test's capture that keeps what it catches
  * off the serial line); a panic ends the exclusivity, so that the end of
- * the story reaches every console.
- */
-/*
- * exclusive: while registered, the only console written to.
- * all_levels: while registered, every message is written, whatever
- * console_loglevel says (a test's capture: Linux's log buffer records
- * every level, and a case that checks a message must pass under quiet).
+ * the story reaches every console.  While one that wants all_levels is
+ * registered, every message is written, whatever console_loglevel says
+ * (a test's capture again: Linux's log buffer keeps every level, and a
+ * case that checks a message must pass under quiet).
  */
 struct console {
 	const char *name;

@@ -82,63 +82,49 @@ static struct reclaim_stats stats;
 
 #define stat_add(field, n) __atomic_fetch_add(&stats.field, (n), __ATOMIC_RELAXED)
 
-/* A reader's try (2.6's down_read_trylock): fails only while a writer is in. */
+/*
+ * A reader's try (2.6's down_read_trylock): fails only while a writer is
+ * in.  Reclaim runs in task context only, so the leaf lock needs no irqsave.
+ */
 static bool shrinker_read_trylock(void)
 {
-	unsigned long flags;
 	bool ok;
 
-	spin_lock_irqsave(&shrinker_lock, flags);
+	spin_lock(&shrinker_lock);
 	ok = !shrinker_writing;
 	if (ok)
 		shrinker_readers++;
-	spin_unlock_irqrestore(&shrinker_lock, flags);
+	spin_unlock(&shrinker_lock);
 	return ok;
 }
 
 static void shrinker_read_unlock(void)
 {
-	unsigned long flags;
 	bool last;
 
-	spin_lock_irqsave(&shrinker_lock, flags);
+	spin_lock(&shrinker_lock);
 	BUG_ON(!shrinker_readers);
 	last = --shrinker_readers == 0;
-	spin_unlock_irqrestore(&shrinker_lock, flags);
+	spin_unlock(&shrinker_lock);
 	if (last)
 		wake_up(&shrinker_wait);
-}
-
-static unsigned int shrinker_readers_now(void)
-{
-	unsigned long flags;
-	unsigned int n;
-
-	spin_lock_irqsave(&shrinker_lock, flags);
-	n = shrinker_readers;
-	spin_unlock_irqrestore(&shrinker_lock, flags);
-	return n;
 }
 
 /* The writer: no new reader gets in, and those inside finish first. */
 static void shrinker_write_lock(void)
 {
-	unsigned long flags;
-
 	mutex_lock(&shrinker_mutex);
-	spin_lock_irqsave(&shrinker_lock, flags);
+	spin_lock(&shrinker_lock);
 	shrinker_writing = true;
-	spin_unlock_irqrestore(&shrinker_lock, flags);
-	wait_event(shrinker_wait, shrinker_readers_now() == 0);
+	spin_unlock(&shrinker_lock);
+	wait_event(shrinker_wait, READ_ONCE(shrinker_readers) == 0);
 }
 
 static void shrinker_write_unlock(void)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&shrinker_lock, flags);
+	spin_lock(&shrinker_lock);
 	shrinker_writing = false;
-	spin_unlock_irqrestore(&shrinker_lock, flags);
+	spin_unlock(&shrinker_lock);
 	mutex_unlock(&shrinker_mutex);
 }
 
