@@ -176,6 +176,31 @@ static bool buddy_flag_ok(struct ktest *t, int line, const char *what,
 }
 
 /*
+ * An entry of free list o of z is one of the block's pages, and its order-o
+ * block fits in the block; else the breach is printed, the fixture marked
+ * broken, and false returned.
+ */
+static bool entry_in_block(struct ktest *t, int line, const char *what,
+			   const struct zone *z, unsigned int o,
+			   const struct list_head *pos)
+{
+	if (!block_lru(pos)) {
+		KTEST_FAIL(t, "line %d: %s: free list %u of %s leads to %p, which is not a page of the block",
+			   line, what_str(what), o, z->name, (void *)pos);
+		fixture_broken = true;
+		return false;
+	}
+	if (lru_off(pos) + (1UL << o) > blk_pages) {
+		KTEST_FAIL(t, "line %d: %s: free list %u of %s holds an order-%u block at offset %lu, which runs past the block's %lu pages",
+			   line, what_str(what), o, z->name, o, lru_off(pos),
+			   blk_pages);
+		fixture_broken = true;
+		return false;
+	}
+	return true;
+}
+
+/*
  * The quick check after one call for a block of order `order`: both ends
  * of every list the call can have changed (that order and up, in every
  * private zone: a wrong merge reaches into the next zone) are pages of
@@ -195,21 +220,9 @@ static bool fixture_sane_near(struct ktest *t, int line, const char *what,
 
 			if (end[0] == head && end[1] == head)
 				continue;
-			for (unsigned int e = 0; e < 2; e++) {
-				if (!block_lru(end[e])) {
-					KTEST_FAIL(t, "line %d: %s: free list %u of %s leads to %p, which is not a page of the block",
-						   line, what_str(what), o,
-						   z->name, (void *)end[e]);
-					goto broken;
-				}
-				if (lru_off(end[e]) + (1UL << o) > blk_pages) {
-					KTEST_FAIL(t, "line %d: %s: free list %u of %s holds an order-%u block at offset %lu, which runs past the block's %lu pages",
-						   line, what_str(what), o,
-						   z->name, o, lru_off(end[e]),
-						   blk_pages);
-					goto broken;
-				}
-			}
+			if (!entry_in_block(t, line, what, z, o, end[0]) ||
+			    !entry_in_block(t, line, what, z, o, end[1]))
+				return false;
 			if (end[0]->prev != head || !lru_linked(end[0])) {
 				KTEST_FAIL(t, "line %d: %s: free list %u of %s: the entry at offset %lu does not link back to the one before it (a page on two lists?)",
 					   line, what_str(what), o, z->name,
@@ -256,22 +269,11 @@ static bool fixture_sane(struct ktest *t, int line, const char *what)
 			unsigned long n = 0;
 
 			for (; pos != head; prev = pos, pos = pos->next) {
-				unsigned long off;
-
-				if (!block_lru(pos)) {
-					KTEST_FAIL(t, "line %d: %s: free list %u of %s leads to %p, which is not a page of the block",
-						   line, what_str(what), o, z->name, (void *)pos);
-					goto broken;
-				}
-				off = lru_off(pos);
+				if (!entry_in_block(t, line, what, z, o, pos))
+					return false;
 				if (pos->prev != prev) {
 					KTEST_FAIL(t, "line %d: %s: free list %u of %s: the entry at offset %lu does not link back to the one before it (a page on two lists?)",
-						   line, what_str(what), o, z->name, off);
-					goto broken;
-				}
-				if (off + (1UL << o) > blk_pages) {
-					KTEST_FAIL(t, "line %d: %s: free list %u of %s holds an order-%u block at offset %lu, which runs past the block's %lu pages",
-						   line, what_str(what), o, z->name, o, off, blk_pages);
+						   line, what_str(what), o, z->name, lru_off(pos));
 					goto broken;
 				}
 				if (++n > blk_pages) {
