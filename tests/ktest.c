@@ -429,20 +429,22 @@ static unsigned int nr_resources(void)
 }
 
 /*
- * Threads a case started may have exited without yet being switched out
- * for the last time (their stacks are still allocated): wait for them,
- * so that the counts below see only what the case really kept.
+ * Before the counts are read.  Threads a case started may have exited
+ * without yet being switched out for the last time (their stacks are
+ * still allocated): wait for them; then what the counters need
+ * (ktest_resources_settle()), so that they see only what the case really
+ * kept.
  */
 static void quiesce(void)
 {
 	if (!sched_wait_for_exited(HZ))
 		printk_raw("    # ktest: exited threads still not reaped after 1 s\n");
+	ktest_resources_settle();
 }
 
 static void snapshot(long *vals)
 {
 	quiesce();
-	ktest_resources_settle();
 	for (unsigned int i = 0; i < nr_resources(); i++)
 		vals[i] = __start_ktest_resources[i]->count();
 }
@@ -450,7 +452,6 @@ static void snapshot(long *vals)
 static void check_leaks(struct ktest *t, const long *before)
 {
 	quiesce();
-	ktest_resources_settle();
 	for (unsigned int i = 0; i < nr_resources(); i++) {
 		const struct ktest_resource *r = __start_ktest_resources[i];
 		long after = r->count();
