@@ -50,6 +50,10 @@
  *    list above its low mark, an order-0 GFP_KERNEL allocation in a zone
  *    between min and low wakes kswapd; at min (counting the list's pages)
  *    it fails, and GFP_NOWAIT fails at its own floor, min less a quarter.
+ *  - reclaimers_share_the_shrinker_list: while a thread's reclaim is held
+ *    inside a shrinker, the case's reclaim still calls that shrinker;
+ *    an unregister waits for the thread, and meanwhile a reclaim pass
+ *    finds the list taken (try_to_free_pages returns 1, contended).
  *  - bench_reclaim_cost: cycles of an order-0 allocation and free with
  *    memory plentiful, and with one pass of direct reclaim.
  *
@@ -1252,6 +1256,109 @@ static void bench_reclaim_cost(struct ktest *t)
 			     (unsigned long long)(r * 10 / p % 10));
 }
 
+/* ---- the shrinker list: shared by reclaimers, whole for a writer ---------- */
+
+static struct {
+	struct task_struct *holder;	/* the reclaimer kept inside a shrinker */
+	struct task_struct *reader;	/* the case, reclaiming beside it */
+	struct completion entered, release;
+	int reader_calls;		/* sl_shrink() calls by the case */
+	bool unregistered;		/* the writer's unregister returned */
+} sl;
+
+/* Keeps the holder inside (the list read-locked) until released. */
+static int sl_shrink(int nr_to_scan, gfp_t gfp_mask)
+{
+	if (current == sl.holder) {
+		complete(&sl.entered);
+		wait_for_completion(&sl.release);
+	} else if (current == sl.reader) {
+		__atomic_fetch_add(&sl.reader_calls, 1, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+static struct shrinker sl_shrinker = { .shrink = sl_shrink };
+
+static int sl_holder_fn(void *unused)
+{
+	try_to_free_pages(node_zonelist(numa_node_id(), GFP_KERNEL),
+			  GFP_KERNEL, 0);
+	ktest_park_until_stopped();
+	return 0;
+}
+
+static int sl_writer_fn(void *unused)
+{
+	unregister_shrinker(&sl_shrinker);
+	WRITE_ONCE(sl.unregistered, true);
+	ktest_park_until_stopped();
+	return 0;
+}
+
+/*
+ * As 2.6's shrinker_rwsem: while one reclaimer is inside a shrinker,
+ * another still gets the list and calls the shrinkers; an unregister
+ * waits for the one inside, and meanwhile a reclaimer's try fails (its
+ * pass counts as contended) rather than queue behind the writer.
+ */
+static void reclaimers_share_the_shrinker_list(struct ktest *t)
+{
+	struct zonelist *zl = node_zonelist(numa_node_id(), GFP_KERNEL);
+	struct task_struct *holder, *writer = NULL;
+	int calls = 0;
+
+	memset(&sl, 0, sizeof(sl));
+	init_completion(&sl.entered);
+	init_completion(&sl.release);
+	sl.reader = current;
+	register_shrinker(&sl_shrinker);
+	reclaim_on();
+	holder = kthread_create(sl_holder_fn, NULL, "reclaim_holder");
+	if (IS_ERR(holder)) {
+		KTEST_FAIL(t, "cannot start the holder thread");
+		unregister_shrinker(&sl_shrinker);
+		reclaim_off();
+		return;
+	}
+	sl.holder = holder;
+	wake_up_process(holder);
+	if (!wait_for_completion_timeout(&sl.entered, WAIT_JIFFIES)) {
+		KTEST_FAIL(t, "the holder's reclaim never reached the test shrinker");
+		goto out;
+	}
+
+	/* A second reader: in, and through every shrinker. */
+	try_to_free_pages(zl, GFP_KERNEL, 0);
+	calls = READ_ONCE(sl.reader_calls);
+	KTEST_EXPECT_GT(t, calls, 0);
+
+	/* A writer waits for the holder; a reader's try now fails. */
+	writer = kthread_run(sl_writer_fn, NULL, "reclaim_writer");
+	if (IS_ERR(writer)) {
+		KTEST_FAIL(t, "cannot start the writer thread");
+		writer = NULL;
+		goto out;
+	}
+	msleep(5);
+	KTEST_EXPECT_FALSE(t, READ_ONCE(sl.unregistered));
+	KTEST_EXPECT_EQ(t, try_to_free_pages(zl, GFP_KERNEL, 0), 1UL);
+	KTEST_EXPECT_EQ(t, READ_ONCE(sl.reader_calls), calls);
+out:
+	complete(&sl.release);
+	if (writer)
+		KTEST_EXPECT_TRUE(t, wait_until(READ_ONCE(sl.unregistered),
+						WAIT_JIFFIES));
+	else
+		unregister_shrinker(&sl_shrinker);
+	reclaim_off();
+	kthread_stop(holder);
+	if (writer)
+		kthread_stop(writer);
+	ktest_printf(t, "the second reclaimer called the shrinker %d times while the first was inside it",
+		     calls);
+}
+
 static const struct ktest_case reclaim_cases[] = {
 	KTEST_CASE(gfp_kernel_succeeds_by_reclaiming),
 	KTEST_CASE(nofs_and_noio_skip_the_shrinkers_they_forbid),
@@ -1263,6 +1370,7 @@ static const struct ktest_case reclaim_cases[] = {
 	KTEST_CASE(nofail_memalloc_waits_for_a_free),
 	KTEST_CASE(fast_path_keeps_watermarks_and_wakes_kswapd),
 	KTEST_CASE(repeat_retries_then_may_fail),
+	KTEST_CASE(reclaimers_share_the_shrinker_list),
 	KTEST_CASE(bench_reclaim_cost),
 	KTEST_END,
 };
