@@ -13,6 +13,7 @@ import io
 import os
 import sys
 import tempfile
+import threading
 import textwrap
 import unittest
 
@@ -810,22 +811,25 @@ class TestQemuRun(unittest.TestCase):
             log = os.path.join(d, "run.log")
             rfd, wfd = os.pipe()
             out_r, out_w = os.pipe()
+            got = bytearray()
+
+            def drain() -> None:  # our "terminal": never blocks the relay
+                while more := os.read(out_r, 1 << 20):
+                    got.extend(more)
+
+            reader = threading.Thread(target=drain, daemon=True)
+            reader.start()
             relay = self.qr.Relay(rfd, log, out_fd=out_w)
             relay.start()
-            got = bytearray()
             for i in range(0, len(data), 7000):
                 os.write(wfd, data[i:i + 7000])
-                got += os.read(out_r, 1 << 20)
             os.close(wfd)
             relay.join(timeout=10)
             os.close(out_w)
-            while True:
-                more = os.read(out_r, 1 << 20)
-                if not more:
-                    break
-                got += more
+            reader.join(timeout=10)
             os.close(out_r)
             self.assertFalse(relay.is_alive())
+            self.assertFalse(reader.is_alive())
             self.assertEqual(data, bytes(got))
             with open(log, "rb") as f:
                 self.assertEqual(data, f.read())
