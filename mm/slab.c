@@ -96,24 +96,30 @@
 
 /* ---- slabs ----------------------------------------------------------- */
 
-static void *slab_get_obj(struct kmem_cache *cachep, struct slab *slabp)
+/*
+ * Takes the first n objects off slabp's free chain into objpp[] (n at
+ * most the free ones).  The chain, the start and the size are read into
+ * locals once: a store to objpp[] may alias the slab's fields and the
+ * cache's, which the compiler would otherwise load again per object.
+ */
+static void slab_get_objs(struct kmem_cache *cachep, struct slab *slabp,
+			  void **objpp, unsigned int n)
 {
-	void *objp = index_to_obj(cachep, slabp, slabp->free);
+	char *base = (char *)slabp->s_mem + cachep->obj_offset;
+	unsigned int size = cachep->buffer_size;
+	kmem_bufctl_t free = slabp->free;
 
-	slabp->inuse++;
-	slabp->free = slabp->bufctl[slabp->free];
-	return objp;
+	slabp->inuse += n;
+	while (n--) {
+		*objpp++ = base + free * size;
+		free = slabp->bufctl[free];
+	}
+	slabp->free = free;
 }
 
-static void slab_put_obj(struct kmem_cache *cachep, struct slab *slabp,
-			 void *objp)
+/* Puts the object at index idx back at the head of slabp's free chain. */
+static void slab_put_obj(struct slab *slabp, unsigned int idx)
 {
-	unsigned int idx;
-
-	/* An MM_DEBUG build checks what it is given; production trusts it. */
-	if (MM_DEBUG)
-		BUG_ON(obj_to_index(cachep, slabp, objp) < 0);
-	idx = obj_index(cachep, slabp, objp);
 	slabp->bufctl[idx] = slabp->free;
 	slabp->free = (kmem_bufctl_t)idx;
 	slabp->inuse--;
@@ -296,8 +302,11 @@ static unsigned int slab_destroy_list(struct kmem_cache *cachep,
 static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
 			       unsigned int nr)
 {
+	/* Read once: slab_put_obj()'s stores may alias the cache's fields. */
+	const unsigned int full = cachep->num;
 	struct kmem_list3 *l3 = NULL;
 	int locked = -1;	/* the node whose list_lock is held */
+	unsigned long freed = 0;	/* objects not yet in l3->free_objects */
 	LIST_HEAD(doomed);
 
 	lockdep_assert_irqs_disabled();
@@ -306,27 +315,38 @@ static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
 		void *objp = objpp[i];
 		struct slab *slabp = page_get_slab(virt_to_page(objp));
 
+		/* An MM_DEBUG build checks what it is given; production trusts it. */
+		if (MM_DEBUG)
+			BUG_ON(obj_to_index(cachep, slabp, objp) < 0);
 		/* One acquisition for a run of objects of the same node. */
 		if (unlikely(slabp->nodeid != locked)) {
-			if (l3)
+			if (l3) {
+				l3->free_objects += freed;
 				spin_unlock(&l3->list_lock);
+			}
+			freed = 0;
 			locked = slabp->nodeid;
 			l3 = &cachep->nodelists[locked];
 			spin_lock(&l3->list_lock);
 		}
-		slab_put_obj(cachep, slabp, objp);
-		l3->free_objects++;
+		slab_put_obj(slabp, obj_index(cachep, slabp, objp));
+		freed++;
 		if (slabp->inuse == 0) {
-			if (l3->free_objects > l3->free_limit)
+			if (l3->free_objects + freed > l3->free_limit) {
+				l3->free_objects += freed;
+				freed = 0;
 				slab_unlink_locked(cachep, l3, slabp, &doomed);
-			else
+			} else {
 				list_move(&slabp->list, &l3->slabs_free);
-		} else if (slabp->inuse == cachep->num - 1) {
+			}
+		} else if (slabp->inuse == full - 1) {
 			list_move_tail(&slabp->list, &l3->slabs_partial);
 		}
 	}
-	if (l3)
+	if (l3) {
+		l3->free_objects += freed;
 		spin_unlock(&l3->list_lock);
+	}
 	return slab_destroy_list(cachep, &doomed);
 }
 
@@ -374,8 +394,8 @@ static unsigned int take_objs_locked(struct kmem_cache *cachep,
 		slabp = list_first_entry(from, struct slab, list);
 		n = min(cachep->num - slabp->inuse, nr - taken);
 		l3->free_objects -= n;
-		while (n--)
-			objpp[taken++] = slab_get_obj(cachep, slabp);
+		slab_get_objs(cachep, slabp, objpp + taken, n);
+		taken += n;
 		/* Only a change of state moves the slab (it stays first). */
 		if (slabp->inuse == cachep->num)
 			list_move(&slabp->list, &l3->slabs_full);
