@@ -24,7 +24,11 @@ DECLARE_PER_CPU(int, cpu_number);
  */
 static inline int raw_smp_processor_id(void)
 {
+#ifdef arch_raw_smp_processor_id
+	return arch_raw_smp_processor_id();
+#else
 	return arch_this_cpu_read_4(cpu_number);
+#endif
 }
 
 /*

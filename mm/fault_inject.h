@@ -6,6 +6,10 @@
  * __GFP_NOFAIL ones and those made in interrupt context (which are not
  * the task's).  Other tasks allocate as usual, so a test can make one
  * thread meet an "exhausted" allocator without exhausting the machine.
+ * It is a test facility: a production build (MM_DEBUG=0) compiles it
+ * out, as Linux without CONFIG_FAILSLAB and CONFIG_FAIL_PAGE_ALLOC has
+ * none (and since 6.10 pays a static branch when it has), so that its
+ * allocation paths do not look at all.
  */
 #ifndef MM_FAULT_INJECT_H
 #define MM_FAULT_INJECT_H
@@ -13,6 +17,7 @@
 #include "kernel/preempt.h"
 #include "kernel/sched.h"
 #include "mm/gfp.h"
+#include "mm/mm.h"
 
 /* Marked tasks (the allocation paths look no further while it is 0). */
 extern unsigned int fail_alloc_tasks;
@@ -24,9 +29,15 @@ void fail_task_allocations(struct task_struct *t, bool fail);
 unsigned long nr_injected_failures(void);
 void __count_injected_failure(void);
 
+/* Whether any task is marked: one load, none in a production build. */
+static __always_inline bool fail_alloc_armed(void)
+{
+	return MM_DEBUG && unlikely(READ_ONCE(fail_alloc_tasks));
+}
+
 static inline bool should_fail_alloc(gfp_t gfp_mask)
 {
-	if (likely(!READ_ONCE(fail_alloc_tasks)))
+	if (likely(!fail_alloc_armed()))
 		return false;
 	if (!current->make_it_fail || in_interrupt() ||
 	    (gfp_mask & __GFP_NOFAIL))

@@ -195,8 +195,6 @@ static void *kmalloc_large(size_t size, gfp_t flags)
 	return page_address(page);
 }
 
-#define _RET_IP_ ((unsigned long)__builtin_return_address(0))
-
 /*
  * Every entry point passes its own caller down, so that owner tracking
  * (slab_debug=U) names the code that called kmalloc/kzalloc/krealloc, not
@@ -216,19 +214,19 @@ static __always_inline void *__kmalloc(size_t size, gfp_t flags,
 
 void *kmalloc(size_t size, gfp_t flags)
 {
-	return __kmalloc(size, flags, _RET_IP_);
+	return __kmalloc(size, flags, MM_RET_IP);
 }
 
 void *kzalloc(size_t size, gfp_t flags)
 {
-	return __kmalloc(size, flags | __GFP_ZERO, _RET_IP_);
+	return __kmalloc(size, flags | __GFP_ZERO, MM_RET_IP);
 }
 
 void *kcalloc(size_t n, size_t size, gfp_t flags)
 {
 	if (size && n > SIZE_MAX / size)
 		return NULL;
-	return __kmalloc(n * size, flags | __GFP_ZERO, _RET_IP_);
+	return __kmalloc(n * size, flags | __GFP_ZERO, MM_RET_IP);
 }
 
 /*
@@ -290,7 +288,7 @@ static __always_inline void __kfree(const void *objp, unsigned long caller)
 
 void kfree(const void *objp)
 {
-	__kfree(objp, _RET_IP_);
+	__kfree(objp, MM_RET_IP);
 }
 
 size_t ksize(const void *objp)
@@ -316,18 +314,18 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 	void *ret;
 
 	if (!p)
-		return __kmalloc(new_size, flags, _RET_IP_);
+		return __kmalloc(new_size, flags, MM_RET_IP);
 	if (!new_size) {
-		__kfree(p, _RET_IP_);
+		__kfree(p, MM_RET_IP);
 		return NULL;
 	}
 	old = ksize(p);
 	if (old >= new_size)
 		return (void *)p;
-	ret = __kmalloc(new_size, flags, _RET_IP_);
+	ret = __kmalloc(new_size, flags, MM_RET_IP);
 	if (ret) {
 		memcpy(ret, p, old);
-		__kfree(p, _RET_IP_);
+		__kfree(p, MM_RET_IP);
 	}
 	return ret;
 	/* LAB kmalloc: STUB

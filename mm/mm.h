@@ -41,6 +41,13 @@
 #define MM_DEBUG 1
 #endif
 
+/*
+ * The address an allocator's entry point was called from, for slab owner
+ * tracking (slab_debug=U), which only an MM_DEBUG build has: 0 in a
+ * production build, whose entry points then need no frame to find it.
+ */
+#define MM_RET_IP (MM_DEBUG ? (unsigned long)__builtin_return_address(0) : 0UL)
+
 struct page {
 	unsigned long flags;
 	int _count;

@@ -1173,7 +1173,7 @@ static __always_inline struct page *alloc_pages_zonelist(gfp_t gfp_mask,
 {
 	if (MM_DEBUG)
 		might_sleep_if(gfp_mask & __GFP_WAIT);
-	if (likely(order == 0 && !READ_ONCE(fail_alloc_tasks) &&
+	if (likely(order == 0 && !fail_alloc_armed() &&
 		   zl->zones[0] && !pcp_bypass && !page_poisoning &&
 		   !(gfp_mask & (~__GFP_BITS_MASK | __GFP_ZERO))))
 		return alloc_page_fast(zl, gfp_mask);

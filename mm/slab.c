@@ -666,8 +666,7 @@ void *kmem_cache_alloc(struct kmem_cache *cachep, gfp_t flags)
 {
 	if (MM_DEBUG)
 		might_sleep_if(flags & __GFP_WAIT);
-	return __cache_alloc(cachep, flags,
-			     (unsigned long)__builtin_return_address(0));
+	return __cache_alloc(cachep, flags, MM_RET_IP);
 }
 
 /*
@@ -703,7 +702,7 @@ void kmem_cache_free(struct kmem_cache *cachep, void *objp)
 {
 	if (MM_DEBUG)
 		check_free(cachep, objp, "kmem_cache_free");
-	__cache_free(cachep, objp, (unsigned long)__builtin_return_address(0));
+	__cache_free(cachep, objp, MM_RET_IP);
 }
 
 /* ---- caches ---------------------------------------------------------- */

@@ -240,11 +240,22 @@ static __always_inline struct array_cache *__cpu_array(struct kmem_cache *cachep
 	return cachep->array[raw_smp_processor_id()];
 }
 
-/* The top of a non-empty array: the object freed here last. */
+/*
+ * The top of a non-empty array: the object freed here last.  An array
+ * holds no NULL - kfree() and mempool_free() return on one, and
+ * kmem_cache_free() of anything but an object stops an MM_DEBUG kernel -
+ * and the compiler is told so, so that a caller's test of the result for
+ * "empty" is the avail test alone.
+ */
 static __always_inline void *ac_pop(struct array_cache *ac)
 {
+	void *objp;
+
 	ac->touched = 1;
-	return ac->entry[--ac->avail];
+	objp = ac->entry[--ac->avail];
+	if (!objp)
+		__builtin_unreachable();
+	return objp;
 }
 
 /*

@@ -19,4 +19,12 @@ extern unsigned long __per_cpu_offset[];
 	(*(__typeof__(&(var)))((unsigned long)&(var) +                      \
 			       __per_cpu_offset[host_cpu]) += (val))
 
+/*
+ * The CPU number without the per-CPU area: the thread's own, one load, as
+ * x86 reads cpu_number with one %fs access.  They are equal in every
+ * thread: a CPU's thread has its number, any other thread 0, and CPU 0's
+ * cpu_number (and the template's, before the areas exist) is 0.
+ */
+#define arch_raw_smp_processor_id() host_cpu
+
 #endif /* ASM_PERCPU_H */
