@@ -37,12 +37,14 @@
  * build counts nothing on the fast path, as 2.6 did.
  *
  * The fast path (memory plentiful) is the allocator's: a slab pool's
- * kmem_cache_alloc/kmem_cache_free are inlined (pool_alloc, pool_free),
- * not called through the pool's pointers (pool->slab_cache, one load,
- * says a pool is one), and what mempool_free() adds besides is the NULL
- * check and one comparison (is the reserve short?), so mempool_alloc +
- * mempool_free cost little more than the cache's pair.  Every other way
- * (a miss, another kind of pool, the reserve) is a tail call out of line.
+ * kmem_cache_alloc/kmem_cache_free are inlined, not called through the
+ * pool's pointers.  mempool_alloc() adds one load (pool->slab_cache says
+ * a pool is one); mempool_free() adds the NULL check and one load
+ * (pool->free_cache: the cache, while the reserve is full, so that "is
+ * it a slab pool?" and 2.6's "is the reserve short?" are one test), so
+ * mempool_alloc + mempool_free cost little more than the cache's pair.
+ * Every other way (a miss, another kind of pool, the reserve) is a tail
+ * call out of line.
  *
  * Debugging: when the element's memory is debugged - a slab pool whose
  * cache poisons (slab_debug=P), a kmalloc pool whose size class does,
@@ -234,18 +236,39 @@ static void poison_element(const mempool_t *pool, void *element, bool check)
 
 /* ---- the reserve ------------------------------------------------------ */
 
+/* pool->free_cache from curr_nr and min_nr, after either changed. */
+static void update_free_cache_locked(mempool_t *pool)
+{
+	lockdep_assert_held(&pool->lock);
+	WRITE_ONCE(pool->free_cache,
+		   pool->curr_nr >= pool->min_nr ? pool->slab_cache : NULL);
+}
+
 static void add_element_locked(mempool_t *pool, void *element)
 {
 	lockdep_assert_held(&pool->lock);
 	BUG_ON(pool->curr_nr >= pool->min_nr);
 	pool->elements[pool->curr_nr++] = element;
+	update_free_cache_locked(pool);
 }
 
 static inline void *remove_element_locked(mempool_t *pool)
 {
+	void *element;
+
 	lockdep_assert_held(&pool->lock);
 	BUG_ON(pool->curr_nr <= 0);
-	return pool->elements[--pool->curr_nr];
+	element = pool->elements[--pool->curr_nr];
+	update_free_cache_locked(pool);
+	return element;
+}
+
+/* A new reserve size, under the lock; the reserve may now be short or full. */
+static void set_min_nr_locked(mempool_t *pool, int min_nr)
+{
+	lockdep_assert_held(&pool->lock);
+	pool->min_nr = min_nr;
+	update_free_cache_locked(pool);
 }
 
 /* Gives back every element of a pool being destroyed or failed. */
@@ -363,7 +386,7 @@ int mempool_resize(mempool_t *pool, int new_min_nr, int gfp_mask)
 			pool->free(element, pool->pool_data);
 			spin_lock_irqsave(&pool->lock, flags);
 		}
-		pool->min_nr = new_min_nr;
+		set_min_nr_locked(pool, new_min_nr);
 		spin_unlock_irqrestore(&pool->lock, flags);
 		/* The same size again: finish an earlier grow that fell short. */
 		return new_min_nr == old_min_nr ? fill_reserve(pool, gfp_mask) : 0;
@@ -386,7 +409,7 @@ int mempool_resize(mempool_t *pool, int new_min_nr, int gfp_mask)
 	       (size_t)pool->curr_nr * sizeof(void *));
 	old = pool->elements;
 	pool->elements = new_elements;
-	pool->min_nr = new_min_nr;
+	set_min_nr_locked(pool, new_min_nr);
 	spin_unlock_irqrestore(&pool->lock, flags);
 	kfree(old);
 	/* min_nr is already the new one: what cannot be had now, frees fill. */
@@ -612,11 +635,11 @@ void *mempool_alloc(mempool_t *pool, int gfp_mask)
 	 * inline (step 1's mask differs from the caller's only in bits the
 	 * hit does not look at), the rest in mempool_alloc_cache_miss().
 	 */
-	if (likely(pool->slab_cache && !READ_ONCE(fail_alloc_tasks)))
+	if (likely(pool->slab_cache && !fail_alloc_armed()))
 		return cache_alloc_fast(pool->slab_cache, (gfp_t)gfp_mask,
-					_RET_IP_, mempool_alloc_cache_miss,
+					MM_RET_IP, mempool_alloc_cache_miss,
 					mempool_cache_hit, pool);
-	return mempool_alloc_other(pool, gfp_mask, _RET_IP_);
+	return mempool_alloc_other(pool, gfp_mask, MM_RET_IP);
 }
 /* LAB mempool: STUB
 void *mempool_alloc(mempool_t *pool, int gfp_mask)
@@ -634,16 +657,23 @@ void *mempool_alloc(mempool_t *pool, int gfp_mask)
 
 /* LAB mempool: BEGIN mempool_free(): refill a short reserve first (poisoned, waking a waiter) */
 /*
- * mempool_free() of an element while the reserve looked short: into it
- * (poisoned, under the lock, a waiter woken) if it still is, else back to
- * the allocator.  Out of line, so that mempool_free()'s common case holds
- * nothing across a call; caller is mempool_free()'s, for owner tracking.
+ * mempool_free() of an element its inline push did not take: a reserve
+ * that looked short gets it (poisoned, under the lock, a waiter woken) if
+ * it still is; anything else - a full reserve of a pool other than a slab
+ * pool, or one that filled meanwhile - goes back to the allocator.  Out of
+ * line, so that mempool_free()'s common case holds nothing across a call;
+ * caller is mempool_free()'s, for owner tracking.
  */
-static __noinline void mempool_free_short(void *element, mempool_t *pool,
+static __noinline void mempool_free_other(void *element, mempool_t *pool,
 					  unsigned long caller)
 {
 	unsigned long flags;
 
+	/* The hint, without the lock, as 2.6 had it: the lock checks again. */
+	if (READ_ONCE(pool->curr_nr) >= pool->min_nr) {
+		pool_free(pool, element, caller);
+		return;
+	}
 	poison_element(pool, element, false);
 	spin_lock_irqsave(&pool->lock, flags);
 	if (pool->curr_nr < pool->min_nr) {
@@ -658,15 +688,24 @@ static __noinline void mempool_free_short(void *element, mempool_t *pool,
 
 void mempool_free(void *element, mempool_t *pool)
 {
+	struct kmem_cache *cachep;
+
 	if (unlikely(!element))
 		return;
 	count_freed(pool);
-	/* A hint, without the lock: mempool_free_short() checks again. */
-	if (unlikely(READ_ONCE(pool->curr_nr) < pool->min_nr)) {
-		mempool_free_short(element, pool, _RET_IP_);
+	/*
+	 * One load, without the lock: a slab pool whose reserve is full
+	 * (free_cache) takes the cache's push inline; anything else goes
+	 * out of line, which looks at the reserve again.
+	 */
+	cachep = READ_ONCE(pool->free_cache);
+	if (likely(cachep)) {
+		if (MM_DEBUG)
+			slab_check_free(cachep, element, "kmem_cache_free");
+		__cache_free(cachep, element, MM_RET_IP);
 		return;
 	}
-	pool_free(pool, element, _RET_IP_);
+	mempool_free_other(element, pool, MM_RET_IP);
 }
 /* LAB mempool: STUB
 void mempool_free(void *element, mempool_t *pool)
@@ -674,7 +713,7 @@ void mempool_free(void *element, mempool_t *pool)
 	if (unlikely(!element))
 		return;
 	count_freed(pool);
-	pool_free(pool, element, _RET_IP_);
+	pool_free(pool, element, MM_RET_IP);
 }
 */
 /* LAB mempool: END */

@@ -46,6 +46,13 @@ typedef struct mempool_s {
 	 * they may inline the cache's pair (set once, by mempool_create).
 	 */
 	struct kmem_cache *slab_cache;
+	/*
+	 * slab_cache while the reserve is full, else NULL: mempool_free()'s
+	 * one load, without the lock, to know it may push the element onto
+	 * the cache's array (a hint, as 2.6's unlocked look at curr_nr was;
+	 * kept by every change of curr_nr or min_nr, under the lock).
+	 */
+	struct kmem_cache *free_cache;
 	wait_queue_head_t wait;		/* callers waiting for an element */
 	/*
 	 * The fast path's counts, per CPU, kept in MM_DEBUG builds only (2.6
