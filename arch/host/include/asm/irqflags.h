@@ -12,6 +12,7 @@
 #ifndef ASM_IRQFLAGS_H
 #define ASM_IRQFLAGS_H
 
+#include "asm/percpu.h"
 #include "kernel/nr_cpus.h"
 #include "lib/compiler.h"
 #include "lib/types.h"
@@ -23,9 +24,9 @@
  * alias no other type, so a fast path that loaded __per_cpu_offset[] or a
  * list pointer before local_irq_save() need not load it again after.
  */
-extern __thread bool host_irq_flags;
+extern __thread bool host_irq_flags __host_cpu_reg;
 /* This CPU's pending interrupts; others reach it through host_pending[]. */
-extern __thread unsigned int host_pending_self;
+extern __thread unsigned int host_pending_self __host_cpu_reg;
 extern unsigned int *host_pending[NR_CPUS];
 void host_deliver_irqs(void);
 

@@ -5,7 +5,16 @@
 #ifndef ASM_PERCPU_H
 #define ASM_PERCPU_H
 
-extern __thread int host_cpu;
+/*
+ * The thread variables that stand for a CPU's registers (its number, its
+ * interrupt flag, its pending interrupts): defined in the program itself,
+ * so each is one %fs access (local-exec), as x86 reads a per-CPU
+ * variable with one %fs or %gs access - not two (initial-exec: the
+ * variable's offset loaded first).
+ */
+#define __host_cpu_reg __attribute__((tls_model("local-exec")))
+
+extern __thread int host_cpu __host_cpu_reg;
 extern unsigned long __per_cpu_offset[];
 
 #define arch_this_cpu_read_4(var)                                           \
