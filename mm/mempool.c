@@ -38,13 +38,16 @@
  *
  * The fast path (memory plentiful) is the allocator's: a slab pool's
  * kmem_cache_alloc/kmem_cache_free are inlined, not called through the
- * pool's pointers.  mempool_alloc() adds one load (pool->slab_cache says
- * a pool is one); mempool_free() adds the NULL check and one load
- * (pool->free_cache: the cache, while the reserve is full, so that "is
- * it a slab pool?" and 2.6's "is the reserve short?" are one test), so
- * mempool_alloc + mempool_free cost little more than the cache's pair.
- * Every other way (a miss, another kind of pool, the reserve) is a tail
- * call out of line.
+ * pool's pointers.  mempool_alloc() adds one load (pool->alloc_cache: the
+ * cache whose array it pops); mempool_free() adds the NULL check and one
+ * load (pool->free_cache: the cache whose array it pushes onto, while
+ * the reserve is full).  Neither tests what it loaded: a pool that must
+ * not take the cache's way - not a slab pool, or a reserve short of
+ * elements - points at mempool_miss_cache, whose arrays are empty and
+ * full at once, so the pop or push fails into the out-of-line end that
+ * does the rest.  So mempool_alloc + mempool_free cost little more than
+ * the cache's pair; every other way (a miss, another kind of pool, the
+ * reserve) is a tail call out of line.
  *
  * Debugging: when the element's memory is debugged - a slab pool whose
  * cache poisons (slab_debug=P), a kmalloc pool whose size class does,
@@ -100,6 +103,19 @@ unsigned long mempool_set_recheck(unsigned long jiffies)
 
 static DEFINE_SPINLOCK(pools_lock);
 static LIST_HEAD(pools);
+
+/*
+ * The stand-in for a pool's alloc_cache or free_cache when its fast path
+ * may not use a real cache (mm/mempool.h): one array for every CPU, empty
+ * and full at once (avail 0, limit 0), so that the inline pop and push
+ * fail, and nothing ever writes it.  An object that says no where a test
+ * would cost the fast path, as Linux's noop_qdisc; it is on no cache list.
+ */
+static struct array_cache mempool_miss_array;
+static struct kmem_cache mempool_miss_cache = {
+	.array = { [0 ... NR_CPUS - 1] = &mempool_miss_array },
+	.name = "mempool-miss",
+};
 
 /* ---- what the elements are ----------------------------------------- */
 
@@ -241,7 +257,8 @@ static void update_free_cache_locked(mempool_t *pool)
 {
 	lockdep_assert_held(&pool->lock);
 	WRITE_ONCE(pool->free_cache,
-		   pool->curr_nr >= pool->min_nr ? pool->slab_cache : NULL);
+		   pool->slab_cache && pool->curr_nr >= pool->min_nr ?
+			   pool->slab_cache : &mempool_miss_cache);
 }
 
 static void add_element_locked(mempool_t *pool, void *element)
@@ -309,6 +326,8 @@ mempool_t *mempool_create(int min_nr, mempool_alloc_t *alloc_fn,
 	pool->free = free_fn;
 	if (alloc_fn == mempool_alloc_slab && free_fn == mempool_free_slab)
 		pool->slab_cache = pool_data;
+	pool->alloc_cache = pool->slab_cache ?: &mempool_miss_cache;
+	pool->free_cache = &mempool_miss_cache;	/* until the reserve is full */
 	INIT_LIST_HEAD(&pool->list);
 
 	/* The reserve, allocated now while sleeping is allowed. */
@@ -582,36 +601,10 @@ static inline int gfp_nowait_of(int gfp_mask)
 }
 
 /*
- * A slab pool's step 1 past the array's hit (cache_alloc_fast's slow
- * end): the cache's own slow path with step 1's mask (gfp_mask is the
- * caller's), then steps 2 and 3.  Out of line, so that mempool_alloc()
- * holds nothing across a call.
- */
-static __noinline void *mempool_alloc_cache_miss(void *ctx, void *objp,
-						 gfp_t gfp_mask,
-						 unsigned long caller,
-						 unsigned long irqflags)
-{
-	mempool_t *pool = ctx;
-	int gfp_nowait = gfp_nowait_of((int)gfp_mask);
-
-	objp = cache_alloc_slow(pool->slab_cache, objp, (gfp_t)gfp_nowait,
-				caller, irqflags);
-	if (likely(objp))
-		return hand_out(pool, objp, false);
-	return mempool_alloc_slow(pool, (int)gfp_mask, gfp_nowait);
-}
-
-/* cache_alloc_fast's hit: the array's top, handed out. */
-static inline void *mempool_cache_hit(void *ctx, void *objp)
-{
-	return hand_out(ctx, objp, false);
-}
-
-/*
  * Any other pool (or armed fault injection, through should_fail_alloc()
  * in pool_alloc()): step 1 through the pool's functions, then steps 2
- * and 3.  Out of line, as mempool_alloc_cache_miss().
+ * and 3.  Out of line, so that mempool_alloc() holds nothing across a
+ * call.
  */
 static __noinline void *mempool_alloc_other(mempool_t *pool, int gfp_mask,
 					    unsigned long caller)
@@ -626,6 +619,38 @@ static __noinline void *mempool_alloc_other(mempool_t *pool, int gfp_mask,
 	return mempool_alloc_slow(pool, gfp_mask, gfp_nowait);
 }
 
+/*
+ * Step 1 past the inline pop of pool->alloc_cache's array
+ * (cache_alloc_fast's slow end): for a slab pool, the cache's own slow
+ * path with step 1's mask (gfp_mask is the caller's), then steps 2 and 3;
+ * for any other pool (the stand-in's pop always fails), the interrupt
+ * flag restored and mempool_alloc_other().
+ */
+static __noinline void *mempool_alloc_cache_miss(void *ctx, gfp_t gfp_mask,
+						 void *objp,
+						 unsigned long caller,
+						 unsigned long irqflags)
+{
+	mempool_t *pool = ctx;
+	int gfp_nowait = gfp_nowait_of((int)gfp_mask);
+
+	if (pool->alloc_cache == &mempool_miss_cache) {
+		local_irq_restore(irqflags);
+		return mempool_alloc_other(pool, (int)gfp_mask, caller);
+	}
+	objp = cache_alloc_slow(pool->slab_cache, (gfp_t)gfp_nowait, objp,
+				caller, irqflags);
+	if (likely(objp))
+		return hand_out(pool, objp, false);
+	return mempool_alloc_slow(pool, (int)gfp_mask, gfp_nowait);
+}
+
+/* cache_alloc_fast's hit: the array's top, handed out. */
+static inline void *mempool_cache_hit(void *ctx, void *objp)
+{
+	return hand_out(ctx, objp, false);
+}
+
 void *mempool_alloc(mempool_t *pool, int gfp_mask)
 {
 	if (MM_DEBUG)
@@ -633,10 +658,11 @@ void *mempool_alloc(mempool_t *pool, int gfp_mask)
 	/*
 	 * 1. The allocator, without sleeping or I/O: a slab pool's array
 	 * inline (step 1's mask differs from the caller's only in bits the
-	 * hit does not look at), the rest in mempool_alloc_cache_miss().
+	 * hit does not look at), the rest - and any other pool, whose
+	 * alloc_cache is the stand-in - in mempool_alloc_cache_miss().
 	 */
-	if (likely(pool->slab_cache && !fail_alloc_armed()))
-		return cache_alloc_fast(pool->slab_cache, (gfp_t)gfp_mask,
+	if (likely(!fail_alloc_armed()))
+		return cache_alloc_fast(pool->alloc_cache, (gfp_t)gfp_mask,
 					MM_RET_IP, mempool_alloc_cache_miss,
 					mempool_cache_hit, pool);
 	return mempool_alloc_other(pool, gfp_mask, MM_RET_IP);
@@ -686,6 +712,25 @@ static __noinline void mempool_free_other(void *element, mempool_t *pool,
 	pool_free(pool, element, caller);
 }
 
+/*
+ * The slow end of mempool_free()'s inline push (cache_free_fast's): a
+ * slab pool's full array flushes as the cache's own free would; the
+ * stand-in's push (a short reserve, or not a slab pool) always fails and
+ * goes to mempool_free_other(), with the interrupt flag restored first.
+ */
+static __noinline void mempool_free_miss(void *element, void *ctx,
+					 struct kmem_cache *cachep,
+					 unsigned long caller,
+					 unsigned long irqflags)
+{
+	if (cachep != &mempool_miss_cache) {
+		cache_free_slow(cachep, element, irqflags);
+		return;
+	}
+	local_irq_restore(irqflags);
+	mempool_free_other(element, ctx, caller);
+}
+
 void mempool_free(void *element, mempool_t *pool)
 {
 	struct kmem_cache *cachep;
@@ -695,17 +740,13 @@ void mempool_free(void *element, mempool_t *pool)
 	count_freed(pool);
 	/*
 	 * One load, without the lock: a slab pool whose reserve is full
-	 * (free_cache) takes the cache's push inline; anything else goes
-	 * out of line, which looks at the reserve again.
+	 * pushes onto its cache's array inline; any other (the stand-in's
+	 * push fails) goes out of line, which looks at the reserve again.
 	 */
 	cachep = READ_ONCE(pool->free_cache);
-	if (likely(cachep)) {
-		if (MM_DEBUG)
-			slab_check_free(cachep, element, "kmem_cache_free");
-		__cache_free(cachep, element, MM_RET_IP);
-		return;
-	}
-	mempool_free_other(element, pool, MM_RET_IP);
+	if (MM_DEBUG && cachep != &mempool_miss_cache)
+		slab_check_free(cachep, element, "kmem_cache_free");
+	cache_free_fast(cachep, element, MM_RET_IP, mempool_free_miss, pool);
 }
 /* LAB mempool: STUB
 void mempool_free(void *element, mempool_t *pool)

@@ -42,16 +42,19 @@ typedef struct mempool_s {
 	mempool_free_t *free;
 	/*
 	 * A slab pool's cache (alloc and free are mempool_alloc_slab and
-	 * mempool_free_slab), else NULL: the fast paths' one load to know
-	 * they may inline the cache's pair (set once, by mempool_create).
+	 * mempool_free_slab), else NULL (set once, by mempool_create).
 	 */
 	struct kmem_cache *slab_cache;
 	/*
-	 * slab_cache while the reserve is full, else NULL: mempool_free()'s
-	 * one load, without the lock, to know it may push the element onto
-	 * the cache's array (a hint, as 2.6's unlocked look at curr_nr was;
-	 * kept by every change of curr_nr or min_nr, under the lock).
+	 * The caches whose arrays mempool_alloc() pops and mempool_free()
+	 * pushes inline, one load each and never NULL: a slab pool's cache
+	 * - for the free, only while the reserve is full - else the stand-in
+	 * mempool_miss_cache, whose arrays are empty and full at once, so that
+	 * the pop and the push fail and take the way out of line.  alloc_cache
+	 * is set once; free_cache is a hint read without the lock (as 2.6's
+	 * look at curr_nr was), kept by every change of curr_nr or min_nr.
 	 */
+	struct kmem_cache *alloc_cache;
 	struct kmem_cache *free_cache;
 	wait_queue_head_t wait;		/* callers waiting for an element */
 	/*

@@ -603,7 +603,7 @@ static unsigned int drain_shared(struct kmem_cache *cachep)
  * slabs), the full local_irq_restore(), the debug and the zeroing.  The
  * inline paths call them last, so that they hold nothing across a call.
  */
-__noinline void *cache_alloc_slow(void *ctx, void *objp, gfp_t flags,
+__noinline void *cache_alloc_slow(void *ctx, gfp_t flags, void *objp,
 				  unsigned long caller, unsigned long irqflags)
 {
 	struct kmem_cache *cachep = ctx;

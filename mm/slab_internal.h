@@ -303,20 +303,26 @@ static __always_inline bool cache_free_array(struct kmem_cache *cachep,
  * with interrupts off as the fast path left them; irqflags restores them.
  * cache_alloc_slow()'s ctx is the cache (the type of every slow end that
  * cache_alloc_fast() may call: a caller with more to do after a miss
- * passes its own, which calls cache_alloc_slow()).
+ * passes its own, which calls cache_alloc_slow()); so does
+ * cache_free_fast()'s, before cache_free_slow().  The arguments come in
+ * the order the inline paths already hold them (a cache or pool and the
+ * flags; the object and its pool), so that a miss moves no register.
  */
-typedef void *cache_alloc_slow_t(void *ctx, void *objp, gfp_t flags,
+typedef void *cache_alloc_slow_t(void *ctx, gfp_t flags, void *objp,
 				 unsigned long caller, unsigned long irqflags);
 cache_alloc_slow_t cache_alloc_slow;
 void cache_free_slow(struct kmem_cache *cachep, void *objp,
 		     unsigned long irqflags);
+typedef void cache_free_slow_t(void *objp, void *ctx,
+			       struct kmem_cache *cachep, unsigned long caller,
+			       unsigned long irqflags);
 
 /*
  * The inline half of an allocation from cachep: the top of this CPU's
  * array, with a bare restore of the interrupt flag, then hit(ctx, objp)
  * (inlined: slow and hit are constants in every caller); anything else -
  * an empty array (objp NULL), zeroing, debugging, a full restore - is a
- * tail call of slow(ctx, objp, flags, caller, irqflags).  Fault injection
+ * tail call of slow(ctx, flags, objp, caller, irqflags).  Fault injection
  * is the caller's.
  */
 static __always_inline void *cache_alloc_fast(struct kmem_cache *cachep,
@@ -333,7 +339,7 @@ static __always_inline void *cache_alloc_fast(struct kmem_cache *cachep,
 	if (unlikely(!objp || (flags & __GFP_ZERO) ||
 		     (MM_DEBUG && (cachep->flags & SLAB_DEBUG_FLAGS)) ||
 		     !local_irq_restore_fast(irqflags)))
-		return slow(ctx, objp, flags, caller, irqflags);
+		return slow(ctx, flags, objp, caller, irqflags);
 	return hit(ctx, objp);
 }
 
@@ -359,12 +365,16 @@ static __always_inline void *__cache_alloc(struct kmem_cache *cachep,
 }
 
 /*
- * Frees objp to this CPU's array of cachep after the debug checks (no
- * others: kmem_cache_free and kfree check first), a full array out of
- * line (cache_free_slow).
+ * The inline half of a free to cachep: the debug checks (no others:
+ * kmem_cache_free and kfree check first), then the push onto this CPU's
+ * array with a bare restore of the interrupt flag; anything else - a full
+ * array, a full restore - is a tail call of
+ * slow(objp, ctx, cachep, caller, irqflags) (inlined when it is inline:
+ * slow is a constant in every caller).
  */
-static __always_inline void __cache_free(struct kmem_cache *cachep, void *objp,
-					 unsigned long caller)
+static __always_inline void cache_free_fast(struct kmem_cache *cachep,
+					    void *objp, unsigned long caller,
+					    cache_free_slow_t *slow, void *ctx)
 {
 	unsigned long irqflags;
 
@@ -372,11 +382,28 @@ static __always_inline void __cache_free(struct kmem_cache *cachep, void *objp,
 		slab_debug_free(cachep, objp, caller);
 	local_irq_save(irqflags);
 	if (unlikely(!cache_free_array(cachep, objp))) {
-		cache_free_slow(cachep, objp, irqflags);
+		slow(objp, ctx, cachep, caller, irqflags);
 		return;
 	}
 	if (unlikely(!local_irq_restore_fast(irqflags)))
 		local_irq_restore_slow(irqflags);
+}
+
+static inline void cache_free_full(void *objp, void *ctx,
+				   struct kmem_cache *cachep,
+				   unsigned long caller, unsigned long irqflags)
+{
+	cache_free_slow(cachep, objp, irqflags);
+}
+
+/*
+ * Frees objp to this CPU's array of cachep, a full array out of line
+ * (cache_free_slow: the flush).
+ */
+static __always_inline void __cache_free(struct kmem_cache *cachep, void *objp,
+					 unsigned long caller)
+{
+	cache_free_fast(cachep, objp, caller, cache_free_full, NULL);
 }
 /* The smallest kmalloc cache of at least size bytes (off-slab descriptors). */
 struct kmem_cache *kmalloc_slab_for(size_t size);
