@@ -267,8 +267,8 @@ valgrind: deps
 # The user-space build again, optimised and without sanitizers, beside
 # glibc, mimalloc and jemalloc; then instruction counts from callgrind.
 # Twice: as the tests build it (MM_DEBUG=1: the page and slab checks on,
-# lockdep on) and as a production kernel would (MM_DEBUG=0, in
-# build/bench-nodebug, booted with debug_locks=0).
+# lockdep on) and as a production kernel would (MM_DEBUG=0 and LOCKDEP=0:
+# the checks and the lock validator compiled out, in build/bench-nodebug).
 BENCH_BUILD  := $(BUILD)/bench
 BENCH_CFLAGS := $(filter-out $(HOST_SAN) -O1,$(HOST_CFLAGS)) -O2
 BENCH_SRCS   := $(filter-out arch/host/main.c tests/%_test.c,$(HOST_SRCS))
@@ -287,7 +287,7 @@ $(BENCH_BUILD)/%.o: %.c
 $(BENCH_ND)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call say,BENCHCC,$@)
-	$(Q)$(HOSTCC) $(BENCH_CFLAGS) -DMM_DEBUG=0 -c $< -o $@
+	$(Q)$(HOSTCC) $(BENCH_CFLAGS) -DMM_DEBUG=0 -DLOCKDEP=0 -c $< -o $@
 
 $(BENCH_BIN): $(BENCH_MAIN) $(BENCH_OBJS)
 $(BENCH_ND_BIN): $(BENCH_ND_OBJS)

@@ -13,12 +13,18 @@
  * operation when debug_locks is on (the default; debug_locks=0 on the
  * command line turns the validator off).  Nothing here allocates.
  *
+ * LOCKDEP says whether the validator is built in: 1, the default, in every
+ * build the tests run; 0 in the production build that make bench-host
+ * measures (as Linux without CONFIG_PROVE_LOCKING), whose primitives and
+ * assertions then never look at debug_locks.
+ *
  * Assertions, for functions whose caller must hold a lock (their names
  * end in _locked) or must have interrupts off:
  *	lockdep_assert_held(lock)	a spinlock_t * or a struct mutex *
  *	lockdep_assert_irqs_disabled()
- * Both are BUGs when false, validator on or off: they check the real
- * owner (the CPU holding a spinlock, the task holding a mutex).
+ * Both are BUGs when false while the validator is on; they check the real
+ * owner (the CPU holding a spinlock, the task holding a mutex), not the
+ * validator's records.
  */
 #ifndef KERNEL_LOCKDEP_H
 #define KERNEL_LOCKDEP_H
@@ -67,8 +73,14 @@ struct held_lock {
 /* Held locks per task: Linux's MAX_LOCK_DEPTH (48 since 2.6.24). */
 #define MAX_LOCK_DEPTH 48
 
+#ifndef LOCKDEP
+#define LOCKDEP 1
+#endif
+
 /* On unless debug_locks=0, off after the first report. */
 extern int debug_locks;
+/* Whether the validator is at work: a load of debug_locks, or 0 unbuilt. */
+#define lockdep_active() (LOCKDEP && unlikely(debug_locks))
 /* Says at boot whether the validator is on; at the end what it saw. */
 void lockdep_info(void);
 void lockdep_print_stats(void);
@@ -99,12 +111,12 @@ void lockdep_hardirqs_on(unsigned long ip);
 /* The validator's side of each lock operation, cheap when it is off. */
 #define lock_acquire_dep(map, subclass, trylock)                           \
 	do {                                                                 \
-		if (unlikely(debug_locks))                                   \
+		if (lockdep_active())                                        \
 			lock_acquire(map, subclass, trylock, LOCKDEP_CALLER_IP); \
 	} while (0)
 #define lock_release_dep(map)                                               \
 	do {                                                                 \
-		if (unlikely(debug_locks))                                   \
+		if (lockdep_active())                                        \
 			lock_release(map, LOCKDEP_CALLER_IP);                \
 	} while (0)
 
@@ -129,9 +141,9 @@ bool lockdep_irqs_disabled(void);
  * a debug_locks=0 boot keeps them off the allocator's fast paths.
  */
 #define lockdep_assert_held(lock)                                           \
-	BUG_ON(unlikely(debug_locks) && !lockdep_is_held(lock))
+	BUG_ON(lockdep_active() && !lockdep_is_held(lock))
 #define lockdep_assert_irqs_disabled()                                      \
-	BUG_ON(unlikely(debug_locks) && !lockdep_irqs_disabled())
+	BUG_ON(lockdep_active() && !lockdep_irqs_disabled())
 
 /* ---- the tests' entry points (tests/lockdep_test.c) ---- */
 

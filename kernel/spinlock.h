@@ -113,7 +113,7 @@ static __always_inline void __spin_acquire_ip(spinlock_t *lock,
 					      unsigned int subclass,
 					      unsigned long ip)
 {
-	if (unlikely(debug_locks))
+	if (lockdep_active())
 		lock_acquire(&lock->dep_map, subclass, 0, ip);
 	arch_spin_lock(lock);
 }
@@ -121,7 +121,7 @@ static __always_inline void __spin_acquire_ip(spinlock_t *lock,
 static __always_inline void __spin_release_ip(spinlock_t *lock,
 					      unsigned long ip)
 {
-	if (unlikely(debug_locks))
+	if (lockdep_active())
 		lock_release(&lock->dep_map, ip);
 	arch_spin_unlock(lock);
 }
@@ -134,7 +134,7 @@ static __always_inline bool __spin_trylock_ip(spinlock_t *lock,
 		preempt_enable();
 		return false;
 	}
-	if (unlikely(debug_locks))
+	if (lockdep_active())
 		lock_acquire(&lock->dep_map, 0, 1, ip);
 	return true;
 }
@@ -178,7 +178,7 @@ static inline bool spin_is_held(const spinlock_t *lock)
 /* Interrupts come on: the validator marks the held locks HARDIRQ-ON. */
 static inline void __lockdep_irqs_on(unsigned long ip)
 {
-	if (unlikely(debug_locks))
+	if (lockdep_active())
 		lockdep_hardirqs_on(ip);
 }
 
@@ -245,7 +245,7 @@ static __always_inline void __spin_unlock_irqrestore_ip(spinlock_t *lock,
 
 static __always_inline bool local_irq_restore_fast(unsigned long flags)
 {
-	if (!arch_irqs_disabled_flags(flags) && unlikely(debug_locks))
+	if (!arch_irqs_disabled_flags(flags) && lockdep_active())
 		return false;
 	return arch_local_irq_restore_quiet(flags);
 }

@@ -68,9 +68,10 @@
  * misses of (see cachegrind_rounds() and tools/cachegrind-hotcold.py).
  *
  * The build says which checks it pays for: MM_DEBUG=1 (the tests' build:
- * page and slab checks, booted with lockdep on) or MM_DEBUG=0 (a
- * production kernel's: the checks compiled out, booted with
- * debug_locks=0); both print it first.
+ * page and slab checks, booted with lockdep on) or MM_DEBUG=0 with
+ * LOCKDEP=0 (a production kernel's: the checks and the lock validator
+ * compiled out, and booted with debug_locks=0 besides); both print it
+ * first.
  */
 #define _GNU_SOURCE	/* sched_setaffinity */
 #include <jemalloc/jemalloc.h>
@@ -1041,7 +1042,7 @@ int main(int argc, char **argv)
 	printf("mm86 bench-host build: MM_DEBUG=%d (%s), lockdep %s\n", MM_DEBUG,
 	       MM_DEBUG ? "page and slab checks on, as the tests run" :
 			  "page and slab checks compiled out, as in production",
-	       debug_locks ? "on" : "off");
+	       !LOCKDEP ? "compiled out" : debug_locks ? "on" : "off");
 
 	if (cachegrind) {
 		cachegrind_rounds();

@@ -76,9 +76,16 @@ static inline void arch_local_irq_restore(unsigned long flags)
  */
 static inline bool arch_local_irq_restore_quiet(unsigned long flags)
 {
-	host_irq_flags = flags;
-	return !(flags & HOST_IRQ_ENABLED) ||
-	       likely(!__atomic_load_n(&host_pending_self, __ATOMIC_RELAXED));
+	/*
+	 * Each way stores its own constant, so that a fast path that saved
+	 * the flag (storing 0) just before needs no store to keep them off.
+	 */
+	if (!(flags & HOST_IRQ_ENABLED)) {
+		host_irq_flags = 0;
+		return true;
+	}
+	host_irq_flags = HOST_IRQ_ENABLED;
+	return likely(!__atomic_load_n(&host_pending_self, __ATOMIC_RELAXED));
 }
 #define arch_local_irq_restore_quiet arch_local_irq_restore_quiet
 
