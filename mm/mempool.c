@@ -280,14 +280,6 @@ static inline void *remove_element_locked(mempool_t *pool)
 	return element;
 }
 
-/* A new reserve size, under the lock; the reserve may now be short or full. */
-static void set_min_nr_locked(mempool_t *pool, int min_nr)
-{
-	lockdep_assert_held(&pool->lock);
-	pool->min_nr = min_nr;
-	update_free_cache_locked(pool);
-}
-
 /* Gives back every element of a pool being destroyed or failed. */
 static void free_pool(mempool_t *pool)
 {
@@ -350,6 +342,14 @@ mempool_t *mempool_create(int min_nr, mempool_alloc_t *alloc_fn,
 }
 
 /* LAB mempool: BEGIN mempool_resize(): shrink under the lock, grow into a new array, fill the reserve */
+/* A new reserve size, under the lock; the reserve may now be short or full. */
+static void set_min_nr_locked(mempool_t *pool, int min_nr)
+{
+	lockdep_assert_held(&pool->lock);
+	pool->min_nr = min_nr;
+	update_free_cache_locked(pool);
+}
+
 /*
  * Allocates elements until the reserve holds min_nr; -ENOMEM when the
  * allocator fails first (mempool_free() then fills the rest, as elements
