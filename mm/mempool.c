@@ -30,11 +30,15 @@
  * min_nr covers min_nr elements in flight.
  *
  * Invariants (pool->lock held): 0 <= curr_nr <= min_nr; elements[0..
- * curr_nr) are the reserve.  In MM_DEBUG builds the sum over the CPUs
- * of allocs - frees is the elements mempool_alloc() has handed out and
- * mempool_free() not yet taken back (each CPU counts its own, lock-free:
- * see count_allocated()); mempool_destroy() checks it is 0.  A production
- * build counts nothing on the fast path, as 2.6 did.
+ * curr_nr) are the reserve; free_cache is a slab pool's cache while
+ * curr_nr == min_nr, else mempool_miss_cache (update_free_cache_locked(),
+ * after every change of either).  alloc_cache, set at creation, is a slab
+ * pool's cache, or mempool_miss_cache for any other pool.  In MM_DEBUG
+ * builds the sum over the CPUs of allocs - frees is the elements
+ * mempool_alloc() has handed out and mempool_free() not yet taken back
+ * (each CPU counts its own, lock-free: see count_allocated());
+ * mempool_destroy() checks it is 0.  A production build counts nothing on
+ * the fast path, as 2.6 did.
  *
  * The fast path (memory plentiful) is the allocator's: a slab pool's
  * kmem_cache_alloc/kmem_cache_free are inlined, not called through the
