@@ -721,6 +721,7 @@ static void atomic_never_reclaims_nor_sleeps(struct ktest *t)
 	struct zone *z = home_zone();
 	pg_data_t *pgdat = z->zone_pgdat;
 	unsigned long min = z->pages_min, wakeups, bound, ok = 0;
+	unsigned long free, in_cache, woken;
 	/* GFP_ATOMIC's floor: min halved (__GFP_HIGH), a quarter less again. */
 	unsigned long floor = (min - min / 2) - (min - min / 2) / 4;
 	struct snap a, b;
@@ -758,22 +759,34 @@ static void atomic_never_reclaims_nor_sleeps(struct ktest *t)
 	wakeups = READ_ONCE(pgdat->kswapd_wakeups);
 	bound = zonelist_free() + 1;
 	reclaim_on();
+	/*
+	 * The kswapd this wakes runs on its node's first CPU, this one:
+	 * with preemption off it cannot run - nor free pages (its first
+	 * pass reaps the slab caches, its shrinkers empty the classes) -
+	 * until all is read.  GFP_ATOMIC needs no more: it never sleeps,
+	 * and a sleep here would stop the kernel ("scheduling while atomic").
+	 */
+	preempt_disable();
 	snap(&a);
 	while (ok < bound && (page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0))) {
 		hold(page, 0);
 		ok++;
 	}
 	snap(&b);
+	free = READ_ONCE(z->free_pages);
+	in_cache = reclaim_cache_pages(&cache);
+	woken = READ_ONCE(pgdat->kswapd_wakeups) - wakeups;
+	preempt_enable();
 	KTEST_EXPECT_NULL(t, page);
 	KTEST_EXPECT_GT(t, ok, 0UL);
 	KTEST_EXPECT_EQ(t, DELTA(&a, &b, rs.direct_calls), 0UL);
 	KTEST_EXPECT_EQ(t, calls_by(&a, &b, RC_DIRECT), 0UL);
 	KTEST_EXPECT_EQ(t, DELTA(&a, &b, nvcsw), 0UL);
-	KTEST_EXPECT_GE(t, READ_ONCE(pgdat->kswapd_wakeups) - wakeups, 1UL);
-	KTEST_EXPECT_EQ(t, reclaim_cache_pages(&cache), total(fill));
-	KTEST_EXPECT_EQ(t, z->free_pages, floor);
+	KTEST_EXPECT_GE(t, woken, 1UL);
+	KTEST_EXPECT_EQ(t, in_cache, total(fill));
+	KTEST_EXPECT_EQ(t, free, floor);
 	ktest_printf(t, "%s: min %lu; GFP_ATOMIC took %lu more pages, down to %lu free (its floor %lu), then failed",
-		     z->name, min, ok, z->free_pages, floor);
+		     z->name, min, ok, free, floor);
 }
 
 /* ---- kswapd ------------------------------------------------------------------ */
@@ -1340,7 +1353,11 @@ static void reclaimers_share_the_shrinker_list(struct ktest *t)
 		writer = NULL;
 		goto out;
 	}
-	msleep(5);
+	/*
+	 * Off its run queue: asleep in its only sleep there, waiting for the
+	 * holder to leave (shrinker_write_lock), the list marked taken.
+	 */
+	KTEST_EXPECT_TRUE(t, wait_until(!READ_ONCE(writer->on_rq), WAIT_JIFFIES));
 	KTEST_EXPECT_FALSE(t, READ_ONCE(sl.unregistered));
 	KTEST_EXPECT_EQ(t, try_to_free_pages(zl, GFP_KERNEL, 0), 1UL);
 	KTEST_EXPECT_EQ(t, READ_ONCE(sl.reader_calls), calls);
