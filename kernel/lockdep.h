@@ -106,7 +106,6 @@ void lockdep_hardirqs_on(unsigned long ip);
  * lets GCC move it to the start of the function.)
  */
 #define LOCKDEP_CALLER_IP 0UL
-#define _RET_IP_ ((unsigned long)__builtin_return_address(0))
 
 /* The validator's side of each lock operation, cheap when it is off. */
 #define lock_acquire_dep(map, subclass, trylock)                           \

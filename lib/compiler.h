@@ -14,6 +14,8 @@
 #define __unused __attribute__((unused))
 #define __noreturn __attribute__((noreturn))
 #define __noinline __attribute__((noinline))
+/* The address the current function returns to (Linux's _RET_IP_). */
+#define _RET_IP_ ((unsigned long)__builtin_return_address(0))
 #undef __always_inline
 #define __always_inline inline __attribute__((always_inline))
 #define __printf(a, b) __attribute__((format(printf, a, b)))

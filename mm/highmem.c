@@ -354,7 +354,7 @@ void *kmap_atomic(struct page *page, enum km_type type)
 	preempt_disable();
 	BUG_ON(type >= KM_TYPE_NR);
 	cpu = smp_processor_id();
-	kmap_slot_take(cpu, type, (unsigned long)__builtin_return_address(0));
+	kmap_slot_take(cpu, type, _RET_IP_);
 	if (!PageHighMem(page))
 		return page_address(page);
 	vaddr = kmap_atomic_vaddr(cpu, type);

@@ -46,7 +46,7 @@
  * tracking (slab_debug=U), which only an MM_DEBUG build has: 0 in a
  * production build, whose entry points then need no frame to find it.
  */
-#define MM_RET_IP (MM_DEBUG ? (unsigned long)__builtin_return_address(0) : 0UL)
+#define MM_RET_IP (MM_DEBUG ? _RET_IP_ : 0UL)
 
 struct page {
 	unsigned long flags;

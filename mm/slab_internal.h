@@ -303,10 +303,11 @@ static __always_inline bool cache_free_array(struct kmem_cache *cachep,
  * with interrupts off as the fast path left them; irqflags restores them.
  * cache_alloc_slow()'s ctx is the cache (the type of every slow end that
  * cache_alloc_fast() may call: a caller with more to do after a miss
- * passes its own, which calls cache_alloc_slow()); so does
- * cache_free_fast()'s, before cache_free_slow().  The arguments come in
- * the order the inline paths already hold them (a cache or pool and the
- * flags; the object and its pool), so that a miss moves no register.
+ * passes its own, which calls cache_alloc_slow()); cache_free_fast()'s
+ * slow end is cache_free_full(), which calls cache_free_slow(), or a
+ * caller's own.  The arguments come in the order the inline paths
+ * already hold them (a cache or pool and the flags; the object and its
+ * pool), so that a miss moves no register.
  */
 typedef void *cache_alloc_slow_t(void *ctx, gfp_t flags, void *objp,
 				 unsigned long caller, unsigned long irqflags);
@@ -367,10 +368,10 @@ static __always_inline void *__cache_alloc(struct kmem_cache *cachep,
 /*
  * The inline half of a free to cachep: the debug checks (no others:
  * kmem_cache_free and kfree check first), then the push onto this CPU's
- * array with a bare restore of the interrupt flag; anything else - a full
- * array, a full restore - is a tail call of
- * slow(objp, ctx, cachep, caller, irqflags) (inlined when it is inline:
- * slow is a constant in every caller).
+ * array with a bare restore of the interrupt flag.  A full array is a tail
+ * call of slow(objp, ctx, cachep, caller, irqflags) (inlined when it is
+ * inline: slow is a constant in every caller), a restore that must do
+ * more one of local_irq_restore_slow().
  */
 static __always_inline void cache_free_fast(struct kmem_cache *cachep,
 					    void *objp, unsigned long caller,
