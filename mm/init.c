@@ -288,6 +288,7 @@ void mm_core_init(const struct boot_info *bi)
 	min_free_kbytes = calculate_min_free_kbytes(lowmem_pages);
 	setup_per_zone_pages_min();
 	setup_per_zone_lowmem_reserve();
+	setup_per_zone_pcp_high();
 	print_memory_line();
 	mm_init_cycles = get_cycles() - t_init;
 }

@@ -69,13 +69,18 @@ enum zone_stat_item {
  * (Linux 2.6's per_cpu_pages): pcp[0] hot, pcp[1] cold.  An order-0
  * allocation takes from here without the zone lock; the list is refilled
  * with batch pages, and trimmed by batch pages, under one acquisition.
- * Only its own CPU touches a list, with interrupts off.
+ * Only its own CPU touches a list, with interrupts off.  high moves
+ * between high_min and high_max (Linux 6.7's auto-tuning, pcp_high_tune()
+ * in mm/page_alloc.c); when they are equal, as on every cold list and on
+ * every zone but the machine's own, it stays 2.6's fixed mark.
  */
 struct per_cpu_pages {
 	int count;		/* pages on the list */
 	int low;		/* refill when count <= low */
 	int high;		/* give batch back when count >= high */
 	int batch;		/* pages moved per zone-lock acquisition */
+	int free_count;		/* frees since allocations stopped: +1 a free, halved a take */
+	int high_min, high_max;	/* high's range; equal: high is fixed */
 	struct list_head list;	/* hottest at the head */
 };
 
@@ -91,6 +96,12 @@ struct zone {
 	spinlock_t lock;
 	unsigned long free_pages; /* in the buddy lists; zone->lock */
 	unsigned long pages_min, pages_low, pages_high;
+	/*
+	 * An allocation found free_pages below pages_high; a free that finds
+	 * it back above clears it (6.7's ZONE_BELOW_HIGH).  A hint, read and
+	 * written without the lock: while set, tuned lists shrink.
+	 */
+	bool below_high;
 	/*
 	 * Pages this zone keeps back from allocations that could have been
 	 * served by a higher zone: lowmem_reserve[j] applies when the
@@ -272,6 +283,7 @@ unsigned long nr_pcp_pages(void);
 /* Sets a zone's per-CPU lists from its size, as Linux 2.6 did. */
 unsigned int zone_batchsize(const struct zone *zone);
 void zone_pcp_init(struct zone *zone);
+void setup_per_zone_pcp_high(void);
 /* Gives this CPU's per-CPU pages back to the buddy lists (IRQs off inside). */
 void drain_local_pages(void);
 /* The same on every CPU, by IPI, waiting for all. */

@@ -24,7 +24,20 @@
  * Order-0 pages go through per-CPU hot and cold lists in front of the
  * buddy lists, refilled and trimmed a batch at a time under one zone
  * lock; hot low 2 * batch, high 6 * batch, cold 0 and 2 * batch, batch
- * from zone_batchsize() (2.6.12-15).  The lock is held for the buddy
+ * from zone_batchsize() (2.6.12-15).  On the machine's zones a hot list's
+ * high is tuned as Linux 6.7 tunes it (pcp_nr_trim): a run of frees
+ * raises it to hold the run, up to an eighth of the zone shared by its
+ * node's CPUs, so that pages one CPU frees in bulk - its own, or pages
+ * another CPU handed it - wait on its list for its next allocations
+ * instead of passing through the buddy lists; while an allocation has
+ * found the zone below pages_high, frees shrink it back toward 6 * batch.
+ * Not followed: 6.7's periodic decay of high (vmstat's work each
+ * second; mm86 has no per-CPU periodic work), so an idle CPU's list
+ * keeps its pages until the zone drops below pages_high and that CPU
+ * frees again, or an allocation fails and drains every list (below);
+ * and 6.7's raising of high and of the refill batch on the allocation
+ * side.  Private zones (zone_pcp_init) and cold lists keep 2.6's fixed
+ * marks.  The lock is held for the buddy
  * work alone: a trim picks its pages off the list before taking it
  * (4.17's free_pcppages_bulk), a refill spreads its pages on the list
  * after dropping it, and takes them a block at a time
@@ -531,6 +544,14 @@ void memblock_free_pages(unsigned long pfn, unsigned int order)
 /* ---- per-CPU page lists ---------------------------------------------- */
 
 /*
+ * Linux 6.7's bounds for a tuned hot list: high at most an eighth of the
+ * zone (MIN_PERCPU_PAGELIST_HIGH_FRACTION), and a run of frees counted
+ * up to 2^5 batches (CONFIG_PCP_BATCH_SCALE_MAX).
+ */
+#define PCP_HIGH_FRACTION 8
+#define PCP_BATCH_SCALE_MAX 5
+
+/*
  * Test and benchmark knob: when set, order-0 allocations and frees go
  * straight to the buddy lists, so the two paths can be measured in one
  * boot.  Never set outside tests.
@@ -565,25 +586,63 @@ static void pageset_init(struct per_cpu_pageset *p, unsigned int batch)
 	struct per_cpu_pages *pcp = &p->pcp[0];	/* hot */
 
 	pcp->count = 0;
+	pcp->free_count = 0;
 	pcp->low = 2 * (int)batch;
-	pcp->high = 6 * (int)batch;
+	pcp->high = pcp->high_min = pcp->high_max = 6 * (int)batch;
 	pcp->batch = (int)max(1U, batch);
 	INIT_LIST_HEAD(&pcp->list);
 
 	pcp = &p->pcp[1];			/* cold */
 	pcp->count = 0;
+	pcp->free_count = 0;
 	pcp->low = 0;
-	pcp->high = 2 * (int)batch;
+	pcp->high = pcp->high_min = pcp->high_max = 2 * (int)batch;
 	pcp->batch = (int)max(1U, batch);
 	INIT_LIST_HEAD(&pcp->list);
 }
 
+/* Every list of the zone with 2.6's fixed marks (a zone's or a test's). */
 void zone_pcp_init(struct zone *zone)
 {
 	unsigned int batch = zone_batchsize(zone);
 
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
 		pageset_init(&zone->pageset[cpu], batch);
+}
+
+/*
+ * The ceiling of an auto-tuned hot list (6.7's zone_highsize with
+ * MIN_PERCPU_PAGELIST_HIGH_FRACTION): an eighth of the zone's managed
+ * pages, shared by the CPUs of its node, never below 2.6's fixed mark.
+ */
+static int pcp_high_max(const struct zone *zone, int high_min)
+{
+	unsigned long cpus = 0, max;
+
+	for (int cpu = 0; cpu < (int)nr_cpu_ids; cpu++)
+		if (cpu_to_node(cpu) == zone->zone_pgdat->node_id)
+			cpus++;
+	max = zone->managed_pages / PCP_HIGH_FRACTION / max(cpus, 1UL);
+	return max > (unsigned long)high_min ? (int)max : high_min;
+}
+
+/*
+ * Turns on Linux 6.7's auto-tuning of the machine's zones' hot lists,
+ * once their managed pages are known (mm_core_init): high may grow from
+ * 2.6's 6 * batch (high_min) up to pcp_high_max().  Cold lists, and the
+ * private zones the tests build with zone_pcp_init(), keep the fixed marks.
+ */
+void setup_per_zone_pcp_high(void)
+{
+	struct zone *z;
+
+	for (int nid = 0; nid < nr_online_nodes; nid++)
+		for_each_zone_in_node(z, NODE_DATA(nid))
+			for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+				struct per_cpu_pages *pcp = &z->pageset[cpu].pcp[0];
+
+				pcp->high_max = pcp_high_max(z, pcp->high_min);
+			}
 }
 
 /* LAB pcp: BEGIN rmqueue_bulk(): up to count order-0 pages onto a list, one zone lock */
@@ -678,6 +737,8 @@ static inline struct page *pcp_take(struct per_cpu_pages *pcp)
 	}
 	__ClearPagePcp(page);
 	pcp->count--;
+	/* An allocation ends a run of frees (pcp_nr_trim): 6.7's halving. */
+	pcp->free_count >>= 1;
 	return page;
 }
 
@@ -724,20 +785,60 @@ struct page *pcp_alloc(struct zone *zone, bool cold)
 	/* LAB pcp: END */
 }
 
-/* LAB pcp: BEGIN pcp_free_trim(): a list at high gives a batch back, then the push (__pcp_free's out-of-line end) */
+/* LAB pcp: BEGIN pcp_nr_trim() and pcp_free_trim(): what a list at high gives back (2.6's batch; 6.7's tuned high), then the push (__pcp_free's out-of-line end) */
 /*
- * The end of __pcp_free() when the list is at its high mark: trim a batch
- * from the cold end, then push.  Out of line, with all it needs as
- * arguments, so that the push needs no callee-saved registers.
+ * How many pages a free that finds its list at high gives back first:
+ * 2.6's batch on a list whose high is fixed (high_min == high_max).  A
+ * tuned list (Linux 6.7's PCP high auto-tuning) judges by a high it
+ * moves first.  A CPU that frees in a run - pages it will allocate again,
+ * or pages another CPU allocated and handed it - would otherwise give
+ * every batch back to the buddy lists, under the zone lock, and take it
+ * out again: so while the zone has memory to spare, high grows to hold
+ * the run, free_count + batch, at most high_max, and nothing is given
+ * back.  While an allocation has found the zone below pages_high
+ * (zone->below_high, cleared here once it is back above), high shrinks
+ * by the run, at least a batch, toward high_min, and the list gives back
+ * all it holds above the new high, and a batch more: pages reclaim would
+ * otherwise have to find.  free_count is counted unchecked on the push,
+ * halved by each take (pcp_take), and bounded here, to 32 batches
+ * (6.7's CONFIG_PCP_BATCH_SCALE_MAX of 5).
+ */
+static int pcp_nr_trim(struct zone *zone, struct per_cpu_pages *pcp)
+{
+	int batch = pcp->batch, high = pcp->high;
+	int free_count = min(pcp->free_count, batch << PCP_BATCH_SCALE_MAX);
+
+	if (pcp->high_min == pcp->high_max)
+		return batch;
+	pcp->free_count = free_count;
+	if (READ_ONCE(zone->below_high) &&
+	    READ_ONCE(zone->free_pages) >= zone->pages_high)
+		WRITE_ONCE(zone->below_high, false);
+	if (READ_ONCE(zone->below_high))
+		high = max(high - max(free_count, batch), pcp->high_min);
+	else if (high < free_count + batch)
+		high = min(free_count + batch, pcp->high_max);
+	pcp->high = high;
+	return pcp->count < high ? 0 : pcp->count - high + batch;
+}
+
+/*
+ * The end of __pcp_free() when the list is at its high mark: trim from
+ * the cold end what pcp_nr_trim() says, then push.  Out of line, with all
+ * it needs as arguments, so that the push needs no callee-saved registers.
  */
 static __noinline void pcp_free_trim(struct zone *zone, struct page *page,
 				     struct per_cpu_pages *pcp,
 				     unsigned long flags)
 {
-	pcp->count -= free_pages_bulk(zone, pcp->batch, &pcp->list);
+	int nr = pcp_nr_trim(zone, pcp);
+
+	if (nr)
+		pcp->count -= free_pages_bulk(zone, nr, &pcp->list);
 	__SetPagePcp(page);
 	list_add(&page->lru, &pcp->list);
 	pcp->count++;
+	pcp->free_count++;
 	local_irq_restore(flags);
 }
 /* LAB pcp: END */
@@ -764,6 +865,7 @@ static __always_inline void __pcp_free(struct zone *zone, struct page *page,
 	__SetPagePcp(page);
 	list_add(&page->lru, &pcp->list);
 	pcp->count++;
+	pcp->free_count++;
 	if (unlikely(!local_irq_restore_fast(flags)))
 		local_irq_restore_slow(flags);
 	/* LAB pcp: STUB
@@ -932,6 +1034,13 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 		struct zone *z = *zp;
 		struct page *page;
 
+		/*
+		 * Below pages_high, the zone's tuned lists shrink as their
+		 * CPUs free (pcp_nr_trim): 6.7 notes it here, on the
+		 * allocation's way, not on the hotter free path.
+		 */
+		if (!READ_ONCE(z->below_high) && z->free_pages < z->pages_high)
+			WRITE_ONCE(z->below_high, true);
 		if (!(alloc_flags & ALLOC_NO_WATERMARKS)) {
 			unsigned long mark = (alloc_flags & ALLOC_WMARK_MIN) ?
 						     z->pages_min :

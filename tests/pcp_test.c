@@ -23,6 +23,7 @@
 #include "mm/internal.h"
 #include "mm/mm.h"
 #include "mm/mmzone.h"
+#include "mm/topology.h"
 #include "tests/ktest.h"
 
 #define BLOCK_ORDER 10
@@ -535,6 +536,7 @@ static void free_drops_one_reference(struct ktest *t)
 {
 	struct page *p = alloc_page(GFP_KERNEL), *q;
 	struct per_cpu_pages *pcp;
+	unsigned long drained;
 	int before;
 
 	KTEST_ASSERT_NOT_NULL(t, p);
@@ -546,14 +548,228 @@ static void free_drops_one_reference(struct ktest *t)
 	KTEST_EXPECT_EQ(t, page_count(p), 1);
 	KTEST_EXPECT_FALSE(t, PagePcp(p));
 	KTEST_EXPECT_EQ(t, pcp->count, before);
+	drained = my_stat(page_zone(p), NR_PCP_DRAIN);
 	__free_page(p);
 	KTEST_EXPECT_EQ(t, page_count(p), 0);
 	KTEST_EXPECT_TRUE(t, PagePcp(p));
-	if (pcp->count < pcp->high)	/* at high it was trimmed first */
+	/* Unless the list was at high and gave pages back first. */
+	if (my_stat(page_zone(p), NR_PCP_DRAIN) == drained)
 		KTEST_EXPECT_EQ(t, pcp->count, before + 1);
 	q = alloc_page(GFP_KERNEL);
 	KTEST_EXPECT_PTR_EQ(t, q, p);
 	__free_page(q);
+}
+
+/* ---- Linux 6.7's auto-tuned high, on the private zone ----------------- */
+
+/*
+ * The private zone's hot list made a tuned one: high from 6 * batch
+ * (high_min) up to high_max, as setup_per_zone_pcp_high() makes the
+ * machine's; n pages of the zone in held[], the list empty, and no
+ * allocation since (free_count 0), so that a run of frees starts clean.
+ */
+static void tuned_list(struct ktest *t, int batch, int high_max, int n)
+{
+	set_batch(t, batch);
+	hot()->high_min = 6 * batch;
+	hot()->high_max = high_max;
+	for (int i = 0; i < n; i++) {
+		held[i] = pcp_alloc(&pz, false);
+		KTEST_ASSERT_NOT_NULL(t, held[i]);
+	}
+	zone_drain_local(&pz);
+	hot()->free_count = 0;
+	KTEST_ASSERT_EQ(t, hot()->count, 0);
+	pz.below_high = false;
+}
+
+/*
+ * A run of frees onto a tuned list: each time the list is at high, high
+ * grows to the run so far and a batch (free_count + batch) and nothing
+ * goes back, up to high_max; from there on it is 2.6's list, one batch
+ * back each time.  With batch 4 and high_max 60, 100 frees from empty:
+ * high 24, 28, ... 60 with no trim, then 40 frees at high 60 that give
+ * back a batch every 4th free: 10 trims, 40 pages, one zone lock each.
+ */
+static void tuned_high_grows_with_a_run_of_frees(struct ktest *t)
+{
+	const int batch = 4, high_max = 60, n = 100;
+	unsigned long drained, locks, free;
+	int peak_without_trim = 0;
+
+	tuned_list(t, batch, high_max, n);
+	drained = zone_stat_read(&pz, NR_PCP_DRAIN);
+	locks = zone_stat_read(&pz, NR_ZONE_LOCK);
+	free = pz.free_pages;
+	for (int i = 0; i < n; i++) {
+		pcp_free(&pz, held[i], false);
+		if (zone_stat_read(&pz, NR_PCP_DRAIN) == drained)
+			peak_without_trim = hot()->count;
+		KTEST_EXPECT_LE(t, hot()->count, hot()->high);
+	}
+	KTEST_EXPECT_EQ(t, peak_without_trim, high_max);
+	KTEST_EXPECT_EQ(t, hot()->high, high_max);
+	KTEST_EXPECT_EQ(t, hot()->count, high_max);
+	KTEST_EXPECT_EQ(t, zone_stat_read(&pz, NR_PCP_DRAIN) - drained,
+			(unsigned long)(n - high_max));
+	KTEST_EXPECT_EQ(t, zone_stat_read(&pz, NR_ZONE_LOCK) - locks,
+			(unsigned long)(n - high_max) / batch);
+	KTEST_EXPECT_EQ(t, pz.free_pages - free, (unsigned long)(n - high_max));
+}
+
+/*
+ * An allocation ends a run: it halves free_count, so a list allocated
+ * from between its frees grows no further than 2.6's.  40 frees from
+ * empty (batch 4): high grows 24, 28, ... 40, with the run 40; one
+ * allocation halves it to 20, its page's free makes it 21 and the list
+ * 40 again; the next free finds the list at high with a run of 21 + 4,
+ * less than 40: 2.6's trim of one batch, and high stays 40.
+ */
+static void an_allocation_halves_the_run(struct ktest *t)
+{
+	const int batch = 4, n = 40;
+	unsigned long drained;
+	struct page *p;
+
+	tuned_list(t, batch, 1000, n + 1);
+	for (int i = 0; i < n; i++)
+		pcp_free(&pz, held[i], false);
+	KTEST_EXPECT_EQ(t, hot()->free_count, n);
+	KTEST_ASSERT_EQ(t, hot()->high, n);
+	p = pcp_alloc(&pz, false);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_EQ(t, hot()->free_count, n / 2);
+	pcp_free(&pz, p, false);
+	KTEST_ASSERT_EQ(t, hot()->count, n);
+	drained = zone_stat_read(&pz, NR_PCP_DRAIN);
+	pcp_free(&pz, held[n], false);
+	KTEST_EXPECT_EQ(t, hot()->high, n);
+	KTEST_EXPECT_EQ(t, zone_stat_read(&pz, NR_PCP_DRAIN) - drained,
+			(unsigned long)batch);
+	KTEST_EXPECT_EQ(t, hot()->count, n - batch + 1);
+}
+
+/*
+ * Below pages_high (an allocation set zone->below_high), a free at high
+ * shrinks high by the run, at least a batch, toward high_min, and gives
+ * back everything above the new high and a batch more, under one zone
+ * lock.  Once the zone is back above pages_high, the next free at high
+ * clears the flag, and high grows with the run again.
+ */
+static void tuned_high_shrinks_below_pages_high(struct ktest *t)
+{
+	const int batch = 4, n = 100, high_min = 6 * batch;
+	unsigned long drained, locks;
+	int more = 0;
+
+	tuned_list(t, batch, 1000, n + 8);
+	for (int i = 0; i < n; i++)
+		pcp_free(&pz, held[i], false);
+	KTEST_ASSERT_EQ(t, hot()->count, n);
+	KTEST_ASSERT_EQ(t, hot()->high, n);
+	KTEST_ASSERT_EQ(t, hot()->free_count, n);
+	pz.pages_high = pz.free_pages + 1;
+	pz.below_high = true;
+	drained = zone_stat_read(&pz, NR_PCP_DRAIN);
+	locks = zone_stat_read(&pz, NR_ZONE_LOCK);
+	/* high: 100 - max(run 100, batch), not below 24; 100 - 24 + 4 back. */
+	pcp_free(&pz, held[n + more++], false);
+	KTEST_EXPECT_EQ(t, hot()->high, high_min);
+	KTEST_EXPECT_EQ(t, zone_stat_read(&pz, NR_PCP_DRAIN) - drained,
+			(unsigned long)(n - high_min + batch));
+	KTEST_EXPECT_EQ(t, zone_stat_read(&pz, NR_ZONE_LOCK) - locks, 1UL);
+	KTEST_ASSERT_EQ(t, hot()->count, high_min - batch + 1);
+	/* Above pages_high again, but only a free at high looks. */
+	KTEST_EXPECT_GE(t, pz.free_pages, pz.pages_high);
+	while (hot()->count < high_min)
+		pcp_free(&pz, held[n + more++], false);
+	KTEST_EXPECT_TRUE(t, pz.below_high);
+	/* At high: cleared, and high grows to the run (n + more) + batch. */
+	pcp_free(&pz, held[n + more], false);
+	KTEST_EXPECT_FALSE(t, pz.below_high);
+	KTEST_EXPECT_EQ(t, hot()->high, n + more + batch);
+	KTEST_EXPECT_EQ(t, hot()->count, high_min + 1);
+	more++;
+	/* The rest of held[] back on the list, for pcp_exit's drain. */
+	while (more < 8)
+		pcp_free(&pz, held[n + more++], false);
+}
+
+/*
+ * An allocation that looks at a zone below pages_high sets the zone's
+ * below_high (6.7 notes it on the allocation's way, not on the hotter
+ * free path); one that finds it above leaves the flag alone.  Order 1,
+ * so that the allocation takes the full path rather than a list.
+ */
+static void allocation_notes_a_zone_below_pages_high(struct ktest *t)
+{
+	struct page *p = alloc_pages(GFP_KERNEL, 1);
+	unsigned long saved;
+	struct zone *z;
+	bool was;
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	z = page_zone(p);
+	__free_pages(p, 1);
+	if (!zone_watermark_ok(z, 1, z->pages_high, zone_idx(z), 0))
+		ktest_skip(t, "the zone is below pages_high already");
+	was = READ_ONCE(z->below_high);
+	WRITE_ONCE(z->below_high, false);
+	p = alloc_pages(GFP_KERNEL, 1);
+	KTEST_EXPECT_FALSE(t, READ_ONCE(z->below_high));
+	if (p)
+		__free_pages(p, 1);
+	/* pages_high above what the zone has free: the next look notes it. */
+	saved = z->pages_high;
+	z->pages_high = z->free_pages + 4096;
+	p = alloc_pages(GFP_KERNEL, 1);
+	z->pages_high = saved;
+	KTEST_EXPECT_TRUE(t, READ_ONCE(z->below_high));
+	WRITE_ONCE(z->below_high, was);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_TRUE(t, page_zone(p) == z);
+	__free_pages(p, 1);
+}
+
+/*
+ * The machine's zones: each hot list tuned, from 2.6's 6 * batch up to an
+ * eighth of the zone's managed pages shared by its node's CPUs (never
+ * below 6 * batch); each cold list fixed at 2 * batch.
+ */
+static void machine_zones_tune_the_hot_lists(struct ktest *t)
+{
+	int checked = 0;
+
+	for (int nid = 0; nid < nr_online_nodes; nid++) {
+		unsigned long cpus = 0;
+		struct zone *z;
+
+		for (int cpu = 0; cpu < (int)nr_cpu_ids; cpu++)
+			cpus += cpu_to_node(cpu) == nid;
+		for_each_zone_in_node(z, NODE_DATA(nid)) {
+			int batch = (int)zone_batchsize(z);
+			unsigned long want = z->managed_pages / 8 / (cpus ? cpus : 1);
+
+			if (!populated_zone(z))
+				continue;
+			if (want < 6UL * (unsigned long)batch)
+				want = 6UL * (unsigned long)batch;
+			for (int cpu = 0; cpu < (int)nr_cpu_ids; cpu++) {
+				struct per_cpu_pages *h = &z->pageset[cpu].pcp[0];
+				struct per_cpu_pages *c = &z->pageset[cpu].pcp[1];
+
+				KTEST_EXPECT_EQ(t, h->high_min, 6 * batch);
+				KTEST_EXPECT_EQ(t, (unsigned long)h->high_max, want);
+				KTEST_EXPECT_GE(t, h->high, h->high_min);
+				KTEST_EXPECT_LE(t, h->high, h->high_max);
+				KTEST_EXPECT_EQ(t, c->high_min, 2 * batch);
+				KTEST_EXPECT_EQ(t, c->high_max, 2 * batch);
+				KTEST_EXPECT_EQ(t, c->high, 2 * batch);
+				checked++;
+			}
+		}
+	}
+	KTEST_EXPECT_GT(t, checked, 0);
 }
 
 static const struct ktest_case pcp_cases[] = {
@@ -570,6 +786,11 @@ static const struct ktest_case pcp_cases[] = {
 	KTEST_CASE(batch_follows_linux),
 	KTEST_CASE(zeroed_alloc_takes_the_hot_head),
 	KTEST_CASE(free_drops_one_reference),
+	KTEST_CASE(tuned_high_grows_with_a_run_of_frees),
+	KTEST_CASE(an_allocation_halves_the_run),
+	KTEST_CASE(tuned_high_shrinks_below_pages_high),
+	KTEST_CASE(allocation_notes_a_zone_below_pages_high),
+	KTEST_CASE(machine_zones_tune_the_hot_lists),
 	KTEST_END,
 };
 
