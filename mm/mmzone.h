@@ -70,7 +70,7 @@ enum zone_stat_item {
  * allocation takes from here without the zone lock; the list is refilled
  * with batch pages, and trimmed by batch pages, under one acquisition.
  * Only its own CPU touches a list, with interrupts off.  high moves
- * between high_min and high_max (Linux 6.7's auto-tuning, pcp_high_tune()
+ * between high_min and high_max (Linux 6.7's auto-tuning, pcp_nr_trim()
  * in mm/page_alloc.c); when they are equal, as on every cold list and on
  * every zone but the machine's own, it stays 2.6's fixed mark.
  */
@@ -283,6 +283,7 @@ unsigned long nr_pcp_pages(void);
 /* Sets a zone's per-CPU lists from its size, as Linux 2.6 did. */
 unsigned int zone_batchsize(const struct zone *zone);
 void zone_pcp_init(struct zone *zone);
+/* Lets the machine's zones' hot lists tune their high (Linux 6.7). */
 void setup_per_zone_pcp_high(void);
 /* Gives this CPU's per-CPU pages back to the buddy lists (IRQs off inside). */
 void drain_local_pages(void);
