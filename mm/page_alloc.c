@@ -800,17 +800,18 @@ struct page *pcp_alloc(struct zone *zone, bool cold)
  * by the run, at least a batch, toward high_min, and the list gives back
  * all it holds above the new high, and a batch more: pages reclaim would
  * otherwise have to find.  free_count is counted unchecked on the push,
- * halved by each take (pcp_take), and bounded here, to 32 batches
- * (6.7's CONFIG_PCP_BATCH_SCALE_MAX of 5).
+ * halved by each take (pcp_take), and bounded here, on every list, to 32
+ * batches (6.7's CONFIG_PCP_BATCH_SCALE_MAX of 5): a list that is only
+ * freed to, as a cold list may be, never overflows it.
  */
 static int pcp_nr_trim(struct zone *zone, struct per_cpu_pages *pcp)
 {
 	int batch = pcp->batch, high = pcp->high;
 	int free_count = min(pcp->free_count, batch << PCP_BATCH_SCALE_MAX);
 
+	pcp->free_count = free_count;
 	if (pcp->high_min == pcp->high_max)
 		return batch;
-	pcp->free_count = free_count;
 	if (READ_ONCE(zone->below_high) &&
 	    READ_ONCE(zone->free_pages) >= zone->pages_high)
 		WRITE_ONCE(zone->below_high, false);

@@ -390,6 +390,7 @@ static __always_inline void cache_free_fast(struct kmem_cache *cachep,
 		local_irq_restore_slow(irqflags);
 }
 
+/* cache_free_fast()'s slow end for a plain free: the cache's flush. */
 static inline void cache_free_full(void *objp, void *ctx,
 				   struct kmem_cache *cachep,
 				   unsigned long caller, unsigned long irqflags)
@@ -406,6 +407,7 @@ static __always_inline void __cache_free(struct kmem_cache *cachep, void *objp,
 {
 	cache_free_fast(cachep, objp, caller, cache_free_full, NULL);
 }
+
 /* The smallest kmalloc cache of at least size bytes (off-slab descriptors). */
 struct kmem_cache *kmalloc_slab_for(size_t size);
 void kmalloc_caches_init(void);

@@ -696,6 +696,28 @@ static void tuned_high_shrinks_below_pages_high(struct ktest *t)
 }
 
 /*
+ * A list only freed to - here a private zone's fixed one, batch 1, high
+ * 6, as a cold list that nothing allocates cold from - counts its run of
+ * frees only up to 32 batches: each free at high bounds it (to 32) before
+ * it counts itself (33), so the count never overflows.
+ */
+static void the_run_is_counted_to_32_batches(struct ktest *t)
+{
+	const int batch = 1, n = 200;
+
+	set_batch(t, batch);
+	for (int i = 0; i < n; i++) {
+		held[i] = pcp_alloc(&pz, false);
+		KTEST_ASSERT_NOT_NULL(t, held[i]);
+	}
+	zone_drain_local(&pz);
+	for (int i = 0; i < n; i++)
+		pcp_free(&pz, held[i], false);
+	KTEST_EXPECT_EQ(t, hot()->count, 6 * batch);
+	KTEST_EXPECT_EQ(t, hot()->free_count, (batch << 5) + 1);
+}
+
+/*
  * An allocation that looks at a zone below pages_high sets the zone's
  * below_high (6.7 notes it on the allocation's way, not on the hotter
  * free path); one that finds it above leaves the flag alone.  Order 1,
@@ -789,6 +811,7 @@ static const struct ktest_case pcp_cases[] = {
 	KTEST_CASE(tuned_high_grows_with_a_run_of_frees),
 	KTEST_CASE(an_allocation_halves_the_run),
 	KTEST_CASE(tuned_high_shrinks_below_pages_high),
+	KTEST_CASE(the_run_is_counted_to_32_batches),
 	KTEST_CASE(allocation_notes_a_zone_below_pages_high),
 	KTEST_CASE(machine_zones_tune_the_hot_lists),
 	KTEST_END,
