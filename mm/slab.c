@@ -28,7 +28,13 @@
  * reciprocal instead of dividing (2.6.22's reciprocal_divide); free_block
  * moves a slab between lists only when its state changes, not for every
  * object; a slab given back is unlinked under list_lock and its pages
- * freed after the lock is dropped (Linux 4.6); the shared array is
+ * freed after the lock is dropped (Linux 4.6); an array that finds its
+ * node without free objects - at a glance, without the lock - makes a
+ * slab with no lock held, takes its batch straight from it and then
+ * lists it, one list_lock acquisition a grow where 2.6's took four (to
+ * look, for the colour, to list the slab, to look again), and the
+ * colour step takes no lock (Linux 4.6; a compare-and-exchange
+ * here keeps the cycle exact where 4.6's was racy); the shared array is
  * glanced at without the lock first, so an empty (full) one costs a
  * refill (flush) nothing.  The hit is inline in the entry
  * points (mm/slab_internal.h: kmalloc and the mempools inline it too)
@@ -60,8 +66,9 @@
  *    slab->inuse counts the first three;
  *  - a slab is on its node's slabs_full (inuse == num), slabs_partial or
  *    slabs_free (inuse == 0) list, by that count, or - between
- *    slab_unlink_locked and slab_destroy - on no node's list and out of
- *    its counts;
+ *    cache_grow_begin and cache_grow_end, and between slab_unlink_locked
+ *    and slab_destroy - on no node's list and out of its counts, the
+ *    one CPU's that holds it;
  *  - l3->free_objects is the number of objects on free chains of the
  *    node's listed slabs; a shared array holds at most its limit;
  *  - every page of a slab has PG_slab and knows its cache and slab.
@@ -165,31 +172,53 @@ static void cache_init_objs(struct kmem_cache *cachep, struct slab *slabp)
 }
 
 /*
- * Makes one slab on node nid and puts it on the free list.  No locks
- * held; called with interrupts off (the CPU array's rule, asserted),
- * which it turns back on around the page allocation when the caller may
- * sleep - the allocation may reclaim and wait, and the caller's CPU array
- * is looked at afresh after (cache_alloc_cpu retries).
+ * The colour of the next slab of a node, and the node's colour moved on
+ * to the one after it, cycling (Linux 4.6 took the step out of
+ * list_lock; here a compare-and-exchange makes it exact, so that two
+ * CPUs growing at once take two colours in turn, never one twice or one
+ * past the last).
  */
-static bool cache_grow(struct kmem_cache *cachep, gfp_t flags, int nid)
+static unsigned int next_colour(struct kmem_cache *cachep,
+				struct kmem_list3 *l3)
 {
-	struct kmem_list3 *l3 = &cachep->nodelists[nid];
-	unsigned long offset, irqflags;
+	unsigned int colour = READ_ONCE(l3->colour_next), next;
+
+	do {
+		/* LAB slab: BEGIN the colour after this one, cycling back to 0 after the last */
+		next = colour + 1 < cachep->colour ? colour + 1 : 0;
+		/* LAB slab: STUB
+		next = 0;
+		*/
+		/* LAB slab: END */
+	} while (!__atomic_compare_exchange_n(&l3->colour_next, &colour, next,
+					      false, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	return colour;
+}
+
+/*
+ * Makes one slab for node nid, with no lock held (Linux 4.6's
+ * cache_grow_begin): its colour, its pages, its descriptor and its
+ * objects, built and free; cache_grow_end() lists it.  Between the two
+ * the slab is the caller's alone, on no list and in no count, so the
+ * caller may take objects off it without a lock.  Called with
+ * interrupts off (the CPU array's rule, asserted), which it turns back
+ * on around the page allocation and the constructors when the caller
+ * may sleep - the allocation may reclaim and wait, and the caller's CPU
+ * array must be looked at afresh after.  NULL when no page (or no
+ * off-slab descriptor) could be had.
+ */
+static struct slab *cache_grow_begin(struct kmem_cache *cachep, gfp_t flags,
+				     int nid)
+{
+	unsigned long offset;
 	struct page *page;
-	struct slab *slabp;
+	struct slab *slabp = NULL;
 	void *addr;
 
 	lockdep_assert_irqs_disabled();
-	spin_lock_irqsave(&l3->list_lock, irqflags);
-	/* LAB slab: BEGIN this slab's colour offset; the node's next slab takes the next colour, cycling */
-	offset = l3->colour_next * cachep->colour_off;
-	if (++l3->colour_next >= cachep->colour)
-		l3->colour_next = 0;
-	/* LAB slab: STUB
-	offset = 0;
-	*/
-	/* LAB slab: END */
-	spin_unlock_irqrestore(&l3->list_lock, irqflags);
+	offset = next_colour(cachep, &cachep->nodelists[nid]) *
+		 cachep->colour_off;
 
 	/* Slab pages need an address: never highmem. */
 	flags = (flags & ~(__GFP_HIGHMEM | __GFP_ZERO | __GFP_COLD)) |
@@ -198,12 +227,12 @@ static bool cache_grow(struct kmem_cache *cachep, gfp_t flags, int nid)
 		local_irq_enable();
 	page = alloc_pages_node(nid, flags, cachep->gfporder);
 	if (!page)
-		goto failed;
+		goto out;
 	addr = page_address(page);
 	slabp = alloc_slabmgmt(cachep, addr, offset, flags);
 	if (!slabp) {
 		__free_pages(page, cachep->gfporder);
-		goto failed;
+		goto out;
 	}
 	slabp->nodeid = nid;
 	for (unsigned int i = 0; i < (1U << cachep->gfporder); i++) {
@@ -212,20 +241,37 @@ static bool cache_grow(struct kmem_cache *cachep, gfp_t flags, int nid)
 		page[i].owner_data[1] = (unsigned long)slabp;
 	}
 	cache_init_objs(cachep, slabp);
+out:
+	if (flags & __GFP_WAIT)
+		local_irq_disable();
+	return slabp;
+}
 
-	spin_lock_irqsave(&l3->list_lock, irqflags);
-	list_add_tail(&slabp->list, &l3->slabs_free);
-	l3->free_objects += cachep->num;
+/*
+ * Lists a slab cache_grow_begin() made on its node, on the list its
+ * count says, and counts it (Linux 4.6's cache_grow_end): the one
+ * list_lock acquisition a grow costs.  Interrupts off (asserted); NULL
+ * (a grow that failed) is nothing to do.
+ */
+static void cache_grow_end(struct kmem_cache *cachep, struct slab *slabp)
+{
+	struct kmem_list3 *l3;
+
+	lockdep_assert_irqs_disabled();
+	if (!slabp)
+		return;
+	l3 = &cachep->nodelists[slabp->nodeid];
+	spin_lock(&l3->list_lock);
+	if (slabp->inuse == cachep->num)
+		list_add_tail(&slabp->list, &l3->slabs_full);
+	else if (slabp->inuse)
+		list_add_tail(&slabp->list, &l3->slabs_partial);
+	else
+		list_add_tail(&slabp->list, &l3->slabs_free);
+	l3->free_objects += cachep->num - slabp->inuse;
 	l3->nr_slabs++;
 	slab_stat_inc(&cachep->grown);
-	spin_unlock_irqrestore(&l3->list_lock, irqflags);
-	if (flags & __GFP_WAIT)
-		local_irq_disable();
-	return true;
-failed:
-	if (flags & __GFP_WAIT)
-		local_irq_disable();
-	return false;
+	spin_unlock(&l3->list_lock);
 }
 
 /* The first byte of a slab's pages. */
@@ -408,59 +454,66 @@ static unsigned int take_objs_locked(struct kmem_cache *cachep,
 /*
  * An object for this CPU: the top of its array, the object freed here
  * last (cache-hot).  An empty array first takes up to batchcount objects
- * from this node's slabs under one list_lock; when the node has none, a
- * slab is made (2.6.11's ____cache_alloc and cache_alloc_refill).
- * Interrupts off (asserted).  __cache_alloc() (mm/slab_internal.h) pops
- * a non-empty array itself and calls this out of line for the rest, as
- * 2.6.11's
- * ____cache_alloc called cache_alloc_refill: the fast path then saves no
- * registers for the refill's calls.
+ * from this node's slabs under one list_lock (2.6.11's ____cache_alloc
+ * and cache_alloc_refill); when the node has none - seen without the
+ * lock - a slab is made and up to batchcount of its objects go straight
+ * into the array before it is listed, so that a grow takes list_lock
+ * once (Linux 4.6).  Interrupts off (asserted).  __cache_alloc()
+ * (mm/slab_internal.h) pops a non-empty array itself and calls this out
+ * of line for the rest, as 2.6.11's ____cache_alloc called
+ * cache_alloc_refill: the fast path then saves no registers for the
+ * refill's calls.
  */
 __noinline void *cache_alloc_cpu(struct kmem_cache *cachep, gfp_t flags)
 {
-	/* LAB slab: BEGIN pop the top of this CPU's array; an empty array takes a batch from the slabs first */
+	/* LAB slab: BEGIN pop the top of this CPU's array; an empty array takes a batch from the slabs first, or from a new slab */
 	struct array_cache *ac = cpu_array(cachep);	/* asserts IRQs off */
-	struct kmem_list3 *l3;
-	int nid;
+	int nid = numa_node_id();
+	struct kmem_list3 *l3 = &cachep->nodelists[nid];
+	struct slab *slabp;
 
 	if (likely(ac->avail))
 		return ac_pop(ac);
-	nid = numa_node_id();
-retry:
-	l3 = &cachep->nodelists[nid];
-	spin_lock(&l3->list_lock);
-	ac->avail += take_objs_locked(cachep, l3, ac->entry + ac->avail,
-				      ac->batchcount);
-	spin_unlock(&l3->list_lock);
-	if (!ac->avail) {
-		bool grown = cache_grow(cachep, flags, nid);
-
-		/*
-		 * A sleeping grow ran with interrupts on: a handler on this
-		 * CPU may have filled the array meanwhile, and refilling on
-		 * top of that would write past its limit (Linux 2.6's rule:
-		 * look again before refilling).
-		 */
-		ac = cpu_array(cachep);
-		if (!ac->avail) {
-			if (!grown)
-				return NULL;
-			goto retry;
-		}
+	/* A glance first: a node with no free object costs no lock (4.6). */
+	if (READ_ONCE(l3->free_objects)) {
+		spin_lock(&l3->list_lock);
+		ac->avail = take_objs_locked(cachep, l3, ac->entry,
+					     ac->batchcount);
+		spin_unlock(&l3->list_lock);
+		if (ac->avail)
+			return ac_pop(ac);
 	}
-	return ac_pop(ac);
+	slabp = cache_grow_begin(cachep, flags, nid);
+	/*
+	 * A sleeping grow ran with interrupts on: a handler on this CPU may
+	 * have filled the array meanwhile, and refilling on top of that
+	 * would write past its limit (Linux 2.6's rule: look again before
+	 * refilling).  The new slab is then listed whole.
+	 */
+	ac = cpu_array(cachep);
+	if (slabp && !ac->avail) {
+		ac->avail = min(cachep->num, ac->batchcount);
+		slab_get_objs(cachep, slabp, ac->entry, ac->avail);
+	}
+	cache_grow_end(cachep, slabp);
+	return ac->avail ? ac_pop(ac) : NULL;
 	/* LAB slab: STUB
 	int nid = numa_node_id();
 	struct kmem_list3 *l3 = &cachep->nodelists[nid];
 	void *objp = NULL;
+	struct slab *slabp;
 
 	lockdep_assert_irqs_disabled();
 	for (;;) {
 		spin_lock(&l3->list_lock);
 		take_objs_locked(cachep, l3, &objp, 1);
 		spin_unlock(&l3->list_lock);
-		if (objp || !cache_grow(cachep, flags, nid))
+		if (objp)
 			return objp;
+		slabp = cache_grow_begin(cachep, flags, nid);
+		cache_grow_end(cachep, slabp);
+		if (!slabp)
+			return NULL;
 	}
 	*/
 	/* LAB slab: END */

@@ -637,6 +637,107 @@ static void colour_cycle_goes_on_after_a_shrink(struct ktest *t)
 	kmem_cache_destroy(c);
 }
 
+/*
+ * The colour step takes no lock (Linux 4.6) but stays exact: when every
+ * CPU grows a fresh cache at once, each node's slabs still take its
+ * colours in turn, so that over T slabs colour c is used T / colour
+ * times, once more when c < T % colour - never one twice while another
+ * is skipped, never one past the last.  Each CPU allocates GROW_SLABS
+ * whole slabs, chained through the objects: with num <= batchcount and
+ * nothing freed, each grow hands all of a slab's objects to that CPU's
+ * array, so a CPU's objects come a slab at a time.  GROW_SLABS is prime:
+ * a colour kept per CPU instead of per node would leave every CPU's
+ * count one colour over, and the node's totals uneven.
+ */
+#define GROW_SLABS 101		/* slabs each CPU grows */
+
+static struct kmem_cache *grow_cache;
+static unsigned int grow_num;
+static void *grow_chain[NR_CPUS];	/* each CPU's objects, newest first */
+static unsigned int grow_failed[NR_CPUS];
+
+static void grow_on_this_cpu(void *unused)
+{
+	int cpu = smp_processor_id();
+
+	for (unsigned int i = 0; i < GROW_SLABS * grow_num; i++) {
+		void **obj = kmem_cache_alloc(grow_cache, GFP_ATOMIC);
+
+		if (!obj) {
+			grow_failed[cpu]++;
+			return;
+		}
+		*obj = grow_chain[cpu];
+		grow_chain[cpu] = obj;
+	}
+}
+
+static void colours_stay_in_turn_when_cpus_grow_at_once(struct ktest *t)
+{
+	unsigned int size = coloured_size(coloured_on, ARRAY_SIZE(coloured_on), false);
+	unsigned int used[MAX_NUMNODES][16] = { { 0 } }, slabs[MAX_NUMNODES] = { 0 };
+	struct rule_layout r;
+	int cpu;
+
+	KTEST_ASSERT_NE(t, size, 0U);
+	rule_for_cache("colour-race", size, 0, 0, &r);
+	KTEST_ASSERT_LE(t, r.num, r.batch);
+	KTEST_ASSERT_LE(t, r.colour, 16U);
+	grow_num = r.num;
+	memset(grow_chain, 0, sizeof(grow_chain));
+	memset(grow_failed, 0, sizeof(grow_failed));
+	grow_cache = create(t, "colour-race", size, 0, 0, NULL);
+	on_each_cpu(grow_on_this_cpu, NULL, true);
+	for_each_online_cpu(cpu) {
+		struct slab *prev = NULL;
+
+		if (grow_failed[cpu])
+			KTEST_FAIL(t, "CPU %d: kmem_cache_alloc returned NULL", cpu);
+		for (void **obj = grow_chain[cpu]; obj; obj = *obj) {
+			struct slab *s = slab_of(obj);
+			struct page *first;
+			unsigned int npages, colour;
+			unsigned long off;
+
+			if (s == prev)
+				continue;
+			prev = s;
+			first = slab_first_page(obj, &npages);
+			off = (unsigned long)s->s_mem - (unsigned long)page_address(first) -
+			      r.mgmt;
+			colour = off / r.colour_off;
+			if (off % r.colour_off || colour >= r.colour) {
+				KTEST_FAIL(t, "CPU %d: a slab starts its objects at colour offset %lu: not a colour of %u, step %u",
+					   cpu, off, r.colour, r.colour_off);
+				continue;
+			}
+			used[s->nodeid][colour]++;
+			slabs[s->nodeid]++;
+		}
+	}
+	for (int nid = 0; nid < nr_online_nodes; nid++) {
+		if (!slabs[nid])
+			continue;
+		for (unsigned int c = 0; c < r.colour; c++) {
+			unsigned int want = slabs[nid] / r.colour + (c < slabs[nid] % r.colour);
+
+			ktest_printf(t, "node %d: colour %u of %u: %u of %u slabs", nid, c,
+				     r.colour, used[nid][c], slabs[nid]);
+			if (used[nid][c] != want)
+				KTEST_FAIL(t, "node %d: colour %u taken by %u of %u slabs, not %u",
+					   nid, c, used[nid][c], slabs[nid], want);
+		}
+	}
+	for_each_online_cpu(cpu)
+		while (grow_chain[cpu]) {
+			void **obj = grow_chain[cpu];
+
+			grow_chain[cpu] = *obj;
+			kmem_cache_free(grow_cache, obj);
+		}
+	kmem_cache_destroy(grow_cache);
+}
+
 /* ---- the constructor ------------------------------------------------- */
 
 #define CTOR_MAGIC 0xc0ffee11U
@@ -1007,6 +1108,60 @@ static void refill_takes_a_batch_under_one_lock(struct ktest *t)
 	kmem_cache_free(c, obj);
 	free_held(c, 0, 3 * r100.num);
 	kmem_cache_destroy(c);
+}
+
+/*
+ * An array that finds its node without a free object grows the cache
+ * and takes its batch straight from the new slab, then lists the slab:
+ * one list_lock acquisition in all (Linux 4.6; the 2.6 flow took four:
+ * to look, for the colour, to list the slab and to look again).  Size
+ * 100 (num 39 < batchcount 60): the whole slab goes to the array and
+ * the slab is listed full; size 20 (num 184): a batch goes and the slab
+ * is listed partial with the rest free.
+ */
+static void a_grow_fills_the_array_under_one_lock(struct ktest *t)
+{
+	static const unsigned int sizes[] = { 100, 20 };
+
+	for (unsigned int k = 0; k < ARRAY_SIZE(sizes); k++) {
+		struct rule_layout r;
+		struct kmem_cache *c;
+		struct kmem_list3 *l3;
+		struct slab *s;
+		unsigned int took;
+		u16 tickets;
+		void *obj;
+
+		rule_for_cache("grow-one-lock", sizes[k], 0, 0, &r);
+		c = create(t, "grow-one-lock", sizes[k], 0, 0, NULL);
+		l3 = this_node(c);
+		took = min(r.batch, r.num);
+		tickets = lock_tickets(l3);
+		obj = kmem_cache_alloc(c, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, obj);
+		ktest_printf(t, "size %u: num %u, batchcount %u: %u list_lock acquisitions, %u objects in the array",
+			     sizes[k], r.num, r.batch,
+			     (u16)(lock_tickets(l3) - tickets), this_array(c)->avail);
+		KTEST_EXPECT_EQ(t, (u16)(lock_tickets(l3) - tickets), 1);
+		KTEST_EXPECT_EQ(t, c->grown, 1UL);
+		KTEST_EXPECT_EQ(t, l3->nr_slabs, 1UL);
+		KTEST_EXPECT_EQ(t, this_array(c)->avail, took - 1);
+		s = slab_of(obj);
+		KTEST_EXPECT_EQ(t, s->inuse, took);
+		KTEST_EXPECT_EQ(t, l3->free_objects, (unsigned long)(r.num - took));
+		if (took == r.num) {
+			KTEST_EXPECT_TRUE(t, !list_empty(&l3->slabs_full) &&
+					     list_first_entry(&l3->slabs_full, struct slab, list) == s);
+			KTEST_EXPECT_TRUE(t, list_empty(&l3->slabs_partial));
+		} else {
+			KTEST_EXPECT_TRUE(t, !list_empty(&l3->slabs_partial) &&
+					     list_first_entry(&l3->slabs_partial, struct slab, list) == s);
+			KTEST_EXPECT_TRUE(t, list_empty(&l3->slabs_full));
+		}
+		KTEST_EXPECT_TRUE(t, list_empty(&l3->slabs_free));
+		kmem_cache_free(c, obj);
+		kmem_cache_destroy(c);
+	}
 }
 
 /*
@@ -1808,12 +1963,14 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(explicit_align_is_honoured),
 	KTEST_CASE(slabs_are_coloured_in_turn),
 	KTEST_CASE(colour_cycle_goes_on_after_a_shrink),
+	KTEST_CASE(colours_stay_in_turn_when_cpus_grow_at_once),
 	KTEST_CASE(ctor_runs_once_per_object),
 	KTEST_CASE(shrink_returns_the_pages_of_free_slabs),
 	KTEST_CASE(shrink_counts_the_slabs_its_drain_frees),
 	KTEST_CASE(free_goes_to_this_cpus_array_first),
 	KTEST_CASE(remote_free_is_reused_on_that_cpu),
 	KTEST_CASE(refill_takes_a_batch_under_one_lock),
+	KTEST_CASE(a_grow_fills_the_array_under_one_lock),
 	KTEST_CASE(full_array_flushes_a_batch),
 	KTEST_CASE(flush_lands_in_the_shared_array),
 	KTEST_CASE(refill_on_another_cpu_takes_from_the_shared_array),

@@ -50,7 +50,7 @@
  *  - the zone counters moved by exactly what the run did: summed over the
  *    nodes, per zone type, nr_alloc_fast + nr_alloc_slow grew by the page
  *    allocations the owners made with that preferred zone plus the slabs
- *    every cache made (cache_grow: one allocation each, DMA caches from
+ *    every cache made (cache_grow_begin: one allocation each, DMA caches from
  *    DMA), and nr_alloc_fail not at all;
  *  - each private cache ran its constructor exactly num times per slab
  *    it made, and our constructors counted the same; the pool has nothing
