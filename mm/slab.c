@@ -36,7 +36,9 @@
  * colour step takes no lock (Linux 4.6; a compare-and-exchange
  * here keeps the cycle exact where 4.6's was racy); the shared array is
  * glanced at without the lock first, so an empty (full) one costs a
- * refill (flush) nothing.  The hit is inline in the entry
+ * refill (flush) nothing.  Not from Linux: a run of frees longer than a
+ * CPU's array and its node's shared array grows the array, eightfold at
+ * most, as 6.7 grows its hot lists (cpu_array_grow).  The hit is inline in the entry
  * points (mm/slab_internal.h: kmalloc and the mempools inline it too)
  * and the refill and the flush out of line (2.6.11's
  * ____cache_alloc/cache_alloc_refill and __cache_free/cache_flusharray
@@ -71,6 +73,8 @@
  *    one CPU's that holds it;
  *  - l3->free_objects is the number of objects on free chains of the
  *    node's listed slabs; a shared array holds at most its limit;
+ *  - a CPU's array holds at most its limit, which is at least the
+ *    cache's (2.6's) and at most array_max, the room it was made with;
  *  - every page of a slab has PG_slab and knows its cache and slab.
  *
  * Locking, in this order: cache_chain_mutex (the list of caches) >
@@ -548,6 +552,48 @@ __noinline void cache_free_cpu(struct kmem_cache *cachep, void *objp)
 	/* LAB slab: END */
 }
 
+/* ---- the arrays' size -------------------------------------------------- */
+
+/*
+ * A full array whose node's shared array is full too would give a batch
+ * to the slabs: when the run of frees that filled them is at least the
+ * array's limit, the array doubles its limit instead, up to the cache's
+ * array_max, and the free goes on top of it.  A run is counted a batch
+ * at each full array (cache_free_slow) and halved at each empty one
+ * (cache_alloc_slow), so that it measures frees not taken back, as
+ * Linux 6.7's free_count does for the page allocator's hot lists; no
+ * array grows while the freed object's zone has fewer than pages_high
+ * free pages (6.7's test for its hot lists), and a drain - kmem_cache_shrink, destroy,
+ * the reaper - puts the array back to 2.6's limit.  Every CPU's array
+ * has room for array_max from its cache's creation (mm/slab_cache.c's
+ * array_stride), so that growing is a store: no allocation in a free,
+ * and no array that moves or goes while another CPU counts it.
+ * Interrupts off (asserted).
+ *
+ * Not from Linux: SLAB's enable_cpucache says its sizes "are guessed,
+ * we should auto-tune as described by Bonwick", and never did; this
+ * tunes by the run of frees, as 6.7 tunes its hot lists, where Bonwick
+ * resized magazines on depot lock contention.
+ */
+static void cpu_array_grow(struct kmem_cache *cachep, struct array_cache *ac,
+			   const void *objp)
+{
+	unsigned int limit = min(ac->limit * 2, cachep->array_max);
+	struct zone *zone = page_zone(virt_to_page(objp));
+
+	lockdep_assert_irqs_disabled();
+	if (limit > ac->limit && ac->free_run >= ac->limit &&
+	    READ_ONCE(zone->free_pages) >= zone->pages_high)
+		ac->limit = limit;
+}
+
+/* A drained array: back to 2.6's limit, its run forgotten. */
+static void cpu_array_reset(struct kmem_cache *cachep, struct array_cache *ac)
+{
+	ac->limit = cachep->limit;
+	ac->free_run = 0;
+}
+
 /* ---- the shared arrays ------------------------------------------------ */
 
 /*
@@ -664,8 +710,11 @@ __noinline void *cache_alloc_slow(void *ctx, gfp_t flags, void *objp,
 	if (!objp) {
 		struct array_cache *ac = cpu_array(cachep);
 
-		if (!ac->avail)
+		if (!ac->avail) {
+			/* An empty array: the run of frees is cut in half. */
+			ac->free_run >>= 1;
 			shared_refill(cachep, ac);
+		}
 		objp = cache_alloc_cpu(cachep, flags);
 	}
 	local_irq_restore(irqflags);
@@ -683,8 +732,12 @@ __noinline void cache_free_slow(struct kmem_cache *cachep, void *objp,
 {
 	struct array_cache *ac = cpu_array(cachep);
 
-	if (ac->avail >= ac->limit)
+	if (ac->avail >= ac->limit) {
+		ac->free_run = min(ac->free_run + ac->batchcount, cachep->array_max);
 		shared_flush(cachep, ac);
+		if (ac->avail >= ac->limit)
+			cpu_array_grow(cachep, ac, objp);
+	}
 	cache_free_cpu(cachep, objp);
 	local_irq_restore(irqflags);
 }
@@ -702,6 +755,7 @@ static void do_drain(void *arg)
 	__atomic_fetch_add(&d->pages, free_block(d->cachep, ac->entry, ac->avail),
 			   __ATOMIC_RELAXED);
 	ac->avail = 0;
+	cpu_array_reset(d->cachep, ac);
 }
 
 /* Empties every CPU's array of cachep (by cross-call); pages freed. */
@@ -803,6 +857,7 @@ static void do_drain_all(void *arg)
 		__atomic_fetch_add(pages, free_block(cachep, ac->entry, ac->avail),
 				   __ATOMIC_RELAXED);
 		ac->avail = 0;
+		cpu_array_reset(cachep, ac);
 	}
 }
 

@@ -63,12 +63,19 @@ struct slab {
 	kmem_bufctl_t bufctl[];	/* num entries */
 };
 
-/* A CPU's stack of free objects: entry[avail - 1] is the hottest. */
+/*
+ * A CPU's stack of free objects: entry[avail - 1] is the hottest.  A
+ * CPU's array holds at most limit: 2.6's limit until a run of frees
+ * grows it (mm/slab.c: cpu_array_grow), up to its cache's array_max, the
+ * entries it has room for; free_run counts the objects of the run.  A
+ * shared array's limit is fixed (its free_run stays 0).
+ */
 struct array_cache {
 	unsigned int avail;
 	unsigned int limit;
 	unsigned int batchcount;
 	unsigned int touched;
+	unsigned int free_run;
 	void *entry[];
 };
 
@@ -97,6 +104,9 @@ struct kmem_cache {
 	unsigned int batchcount;
 	unsigned int limit;
 	unsigned int shared;		/* a shared array holds shared * batchcount */
+	unsigned int array_max;		/* the most a CPU's array may grow to */
+	unsigned int arrays_order;	/* the arrays' block: room for array_max each,
+					 * as it was at creation */
 
 	unsigned int buffer_size;	/* bytes per object, debugging included */
 	u32 reciprocal_buffer_size;	/* obj_to_index's divisor (2.6.22) */
@@ -134,6 +144,8 @@ static inline void slab_stat_inc(unsigned long *stat)
 
 /* The objects a CPU's array may hold, from the object size (2.6's rule). */
 unsigned int slab_array_limit(unsigned int buffer_size);
+/* The most a CPU's array of 2.6's limit may grow to (mm/slab_cache.c). */
+unsigned int slab_array_max(unsigned int limit, unsigned int buffer_size);
 
 extern struct list_head cache_chain;
 extern struct mutex cache_chain_mutex;

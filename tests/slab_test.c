@@ -32,6 +32,14 @@
  *               8 (larger); batchcount (limit + 1) / 2; a node keeps at
  *               most free_limit = (1 + nr_cpu_ids) * batchcount + num
  *               free objects in its slabs before it gives a free slab back.
+ *   growth      a CPU's array may grow to array_max = max(limit, min(8 *
+ *               limit, 256 KiB / buffer)): a full array whose node's
+ *               shared array is full too (or absent) doubles its limit,
+ *               up to array_max, instead of flushing, when the run of
+ *               frees - a batchcount added at each full array, halved at
+ *               each empty one, at most array_max - is at least its limit
+ *               and the freed object's zone has pages_high free; a drain
+ *               puts it back to limit with no run.
  *   shared      with more than one CPU and buffer <= PAGE_SIZE, each node
  *               has a shared array of 8 * batchcount: a full CPU array's
  *               flush moves its oldest min(batchcount, room) there while it
@@ -94,6 +102,7 @@ struct rule_layout {
 	unsigned int desc_bytes;	/* off-slab: struct slab + bufctls */
 	unsigned int limit, batch;
 	unsigned int shared;		/* a shared array's limit; 0: none */
+	unsigned int array_max;		/* how far a run of frees grows an array */
 };
 
 static void rule_estimate(unsigned int order, const struct rule_layout *r,
@@ -163,6 +172,7 @@ static void rule_layout(unsigned int size, unsigned int align,
 		   r->buffer > 256 ? 54 : 120;
 	r->batch = (r->limit + 1) / 2;
 	r->shared = nr_cpu_ids > 1 && r->buffer <= PAGE_SIZE ? 8 * r->batch : 0;
+	r->array_max = max(r->limit, min(8 * r->limit, (256U << 10) / r->buffer));
 }
 
 /* The layout of a cache made by kmem_cache_create(name, size, align, flags, ctor). */
@@ -1187,6 +1197,8 @@ static void full_array_flushes_a_batch(struct ktest *t)
 	n = r.limit + r.shared + 1;
 	KTEST_ASSERT_LE(t, n, (unsigned int)MAX_HELD);
 	c = create(t, "flush-20", 20, 0, 0, NULL);
+	/* 2.6's flush: the array's growth held off (a_run_of_frees_grows_the_array). */
+	c->array_max = c->limit;
 	ac = this_array(c);
 	l3 = this_node(c);
 	alloc_held(t, c, n);
@@ -1225,6 +1237,240 @@ static void full_array_flushes_a_batch(struct ktest *t)
 	KTEST_EXPECT_EQ(t, locks, 1);
 	ktest_printf(t, "a flush of %u objects took the node's list_lock %u time%s",
 		     r.batch, (unsigned int)locks, locks == 1 ? "" : "s");
+	kmem_cache_destroy(c);
+}
+
+/* ---- the arrays' growth ---------------------------------------------- */
+
+/* This CPU's array and its node's shared array, by the rules at the top. */
+struct array_model {
+	unsigned int avail, limit, run, shared;
+	unsigned int to_slabs;		/* objects flushed to their slabs */
+	unsigned int grew_at[8];	/* the frees that grew the limit */
+	unsigned int grows;
+};
+
+/* One free onto the array; zone_ok: the object's zone has pages_high free. */
+static void model_free(const struct rule_layout *r, struct array_model *m,
+		       bool zone_ok, unsigned int nth)
+{
+	if (m->avail >= m->limit) {
+		unsigned int nr, grown = min(2 * m->limit, r->array_max);
+
+		m->run = min(m->run + r->batch, r->array_max);
+		nr = min(min(r->batch, m->avail), r->shared - m->shared);
+		m->shared += nr;
+		m->avail -= nr;
+		if (m->avail >= m->limit && zone_ok && m->run >= m->limit &&
+		    grown > m->limit) {
+			m->limit = grown;
+			if (m->grows < ARRAY_SIZE(m->grew_at))
+				m->grew_at[m->grows++] = nth;
+		}
+		if (m->avail >= m->limit) {
+			nr = min(r->batch, m->avail);
+			m->to_slabs += nr;
+			m->avail -= nr;
+		}
+	}
+	m->avail++;
+}
+
+/*
+ * Allocates n objects of a fresh 20-byte cache (limit 120, batchcount 60,
+ * 184 a slab), empties the arrays (kmem_cache_shrink) and frees them all
+ * in order, each free beside the model's; returns the zone of the
+ * objects.  The caller says whether that zone has pages_high free.
+ */
+static void free_run_against_model(struct ktest *t, struct kmem_cache *c,
+				   const struct rule_layout *r, unsigned int n,
+				   bool zone_ok, struct array_model *m)
+{
+	struct array_cache *ac;
+	struct kmem_list3 *l3 = this_node(c);
+	unsigned long free_objs, reaped;
+
+	alloc_held(t, c, n);
+	kmem_cache_shrink(c);
+	ac = this_array(c);
+	KTEST_EXPECT_EQ(t, ac->avail, 0U);
+	KTEST_EXPECT_EQ(t, ac->limit, r->limit);
+	memset(m, 0, sizeof(*m));
+	m->limit = r->limit;
+	free_objs = l3->free_objects;
+	reaped = c->reaped;
+	for (unsigned int i = 0; i < n; i++) {
+		model_free(r, m, zone_ok, i + 1);
+		kmem_cache_free(c, held[i]);
+		held[i] = NULL;
+	}
+	for (unsigned int k = 0; k < m->grows; k++)
+		ktest_printf(t, "free %u doubled the limit", m->grew_at[k]);
+	ktest_printf(t, "%u frees: limit %u, %u in the array, %u in the shared array, %u to the slabs, run %u",
+		     n, ac->limit, ac->avail, l3->shared ? l3->shared->avail : 0U,
+		     (unsigned int)(l3->free_objects + (c->reaped - reaped) * r->num -
+				    free_objs), ac->free_run);
+	KTEST_EXPECT_EQ(t, ac->limit, m->limit);
+	KTEST_EXPECT_EQ(t, ac->avail, m->avail);
+	KTEST_EXPECT_EQ(t, ac->free_run, m->run);
+	KTEST_EXPECT_EQ(t, l3->shared ? l3->shared->avail : 0U, m->shared);
+	/* Each slab that emptied past free_limit took num free objects away. */
+	KTEST_EXPECT_EQ(t, l3->free_objects + (c->reaped - reaped) * r->num,
+			free_objs + m->to_slabs);
+}
+
+/*
+ * A run of frees longer than the array and its node's shared array
+ * grows the array, doubling its limit at each full array up to
+ * array_max, instead of flushing to the slabs; past array_max the
+ * batches go to the slabs again (the growth's rule at the top).
+ */
+static void a_run_of_frees_grows_the_array(struct ktest *t)
+{
+	struct array_model m;
+	struct rule_layout r;
+	struct kmem_cache *c;
+	struct zone *z;
+	unsigned int n;
+
+	rule_for_cache("grow-20", 20, 0, 0, &r);
+	n = min(r.array_max + r.shared + 2 * r.batch, (unsigned int)MAX_HELD);
+	c = create(t, "grow-20", 20, 0, 0, NULL);
+	KTEST_EXPECT_EQ(t, c->array_max, r.array_max);
+	held[0] = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, held[0]);
+	z = page_zone(virt_to_page(held[0]));
+	kmem_cache_free(c, held[0]);
+	if (z->free_pages < z->pages_high + 64) {
+		kmem_cache_destroy(c);
+		ktest_skip(t, "the zone is near pages_high: the arrays do not grow");
+	}
+	free_run_against_model(t, c, &r, n, true, &m);
+	/* The run reached the cap, and what did not fit went to the slabs. */
+	KTEST_EXPECT_EQ(t, m.limit, r.array_max);
+	KTEST_EXPECT_GT(t, m.to_slabs, 0U);
+	kmem_cache_destroy(c);
+}
+
+/* One allocation from the array, refilled from the shared array (not empty). */
+static void model_alloc(const struct rule_layout *r, struct array_model *m)
+{
+	if (!m->avail) {
+		unsigned int nr = min(min(r->batch, m->shared), m->limit);
+
+		m->run >>= 1;
+		m->shared -= nr;
+		m->avail += nr;
+	}
+	m->avail--;
+}
+
+/*
+ * The run measures frees not taken back: an array that empties halves
+ * it, and a later run must be as long as the array again to grow it -
+ * until then a full array flushes as 2.6's does.  A drain
+ * (kmem_cache_shrink) puts the array back to 2.6's limit with no run.
+ */
+static void an_empty_array_halves_the_run(struct ktest *t)
+{
+	struct array_model m;
+	struct rule_layout r;
+	struct kmem_cache *c;
+	struct array_cache *ac;
+	struct kmem_list3 *l3;
+	unsigned int n, stash, got = 0, run;
+	unsigned long free_objs, reaped;
+
+	rule_for_cache("halve-20", 20, 0, 0, &r);
+	if (!r.shared)
+		ktest_skip(t, "one CPU: no shared array to refill from");
+	/* n frees grow the array to 4 * limit, the shared array full. */
+	n = r.limit + r.shared + 4 * r.batch;
+	stash = 2 * r.batch + 1;
+	KTEST_ASSERT_LE(t, n + stash, (unsigned int)MAX_HELD);
+	c = create(t, "halve-20", 20, 0, 0, NULL);
+	l3 = this_node(c);
+	/* Objects to free at the end, taken before the run begins. */
+	for (unsigned int i = n; i < n + stash; i++) {
+		held[i] = kmem_cache_alloc(c, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, held[i]);
+	}
+	free_run_against_model(t, c, &r, n, true, &m);
+	ac = this_array(c);
+	KTEST_ASSERT_GT(t, m.limit, r.limit);
+	KTEST_ASSERT_GT(t, m.shared, 0U);
+	/* Empty the array, then one more: the refill halves the run. */
+	run = ac->free_run;
+	while (ac->avail) {
+		model_alloc(&r, &m);
+		held[got++] = kmem_cache_alloc(c, GFP_KERNEL);
+	}
+	KTEST_EXPECT_EQ(t, ac->free_run, run);
+	model_alloc(&r, &m);
+	held[got++] = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, held[got - 1]);
+	KTEST_EXPECT_EQ(t, ac->free_run, run / 2);
+	KTEST_EXPECT_EQ(t, ac->avail, m.avail);
+	/*
+	 * Free them back, and the stash: the array and the shared array
+	 * fill again, but the halved run is shorter than the array, so the
+	 * last full array flushes to the slabs instead of growing.
+	 */
+	free_objs = l3->free_objects;
+	reaped = c->reaped;
+	m.to_slabs = 0;
+	m.grows = 0;
+	for (unsigned int i = 0; i < n + stash; i++) {
+		if (!held[i])
+			continue;
+		model_free(&r, &m, true, i + 1);
+		kmem_cache_free(c, held[i]);
+		held[i] = NULL;
+	}
+	ktest_printf(t, "after %u more frees: limit %u, run %u, %u to the slabs",
+		     got + stash, ac->limit, ac->free_run,
+		     (unsigned int)(l3->free_objects + (c->reaped - reaped) * r.num -
+				    free_objs));
+	KTEST_EXPECT_EQ(t, ac->limit, m.limit);
+	KTEST_EXPECT_EQ(t, ac->avail, m.avail);
+	KTEST_EXPECT_EQ(t, ac->free_run, m.run);
+	KTEST_EXPECT_EQ(t, l3->free_objects + (c->reaped - reaped) * r.num,
+			free_objs + m.to_slabs);
+	KTEST_EXPECT_GT(t, m.to_slabs, 0U);
+	KTEST_EXPECT_EQ(t, m.grows, 0U);
+	kmem_cache_shrink(c);
+	KTEST_EXPECT_EQ(t, ac->limit, r.limit);
+	KTEST_EXPECT_EQ(t, ac->free_run, 0U);
+	kmem_cache_destroy(c);
+}
+
+/*
+ * While the objects' zone has fewer than pages_high free pages, no
+ * array grows: a run flushes to the slabs as 2.6 does, and the objects
+ * go back to the zone's memory.  pages_high is raised past the zone's
+ * free pages for the frees, which allocate nothing.
+ */
+static void no_array_grows_below_pages_high(struct ktest *t)
+{
+	struct array_model m;
+	struct rule_layout r;
+	struct kmem_cache *c;
+	unsigned long saved;
+	struct zone *z;
+	unsigned int n;
+
+	rule_for_cache("nogrow-20", 20, 0, 0, &r);
+	n = min(r.limit + r.shared + 4 * r.batch, (unsigned int)MAX_HELD);
+	c = create(t, "nogrow-20", 20, 0, 0, NULL);
+	held[0] = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, held[0]);
+	z = page_zone(virt_to_page(held[0]));
+	kmem_cache_free(c, held[0]);
+	saved = z->pages_high;
+	z->pages_high = z->free_pages + 4096;
+	free_run_against_model(t, c, &r, n, false, &m);
+	z->pages_high = saved;
+	KTEST_EXPECT_EQ(t, m.limit, r.limit);
 	kmem_cache_destroy(c);
 }
 
@@ -1819,9 +2065,9 @@ static void mixed_caches_on_every_cpu_stay_consistent(struct ktest *t)
 /*
  * Three slabs of 100-byte objects, all freed into the array (117 < limit
  * 120): destroy drains and gives back the three slab pages and the block
- * of arrays (per CPU (16 + 4 * limit) bytes, and per node a shared array
- * of 16 + 4 * shared bytes, each rounded up to cache lines; the block a
- * power-of-two number of pages).
+ * of arrays (per CPU a header and array_max entries, and per node a
+ * shared array of a header and shared entries, each rounded up to cache
+ * lines; the block a power-of-two number of pages).
  */
 static void destroy_gives_the_pages_back(struct ktest *t)
 {
@@ -1834,7 +2080,7 @@ static void destroy_gives_the_pages_back(struct ktest *t)
 	rule_for_cache("destroy-100", 100, 0, 0, &r);
 	n = 3 * r.num;
 	KTEST_ASSERT_LE(t, n, r.limit);
-	arrays_bytes = ALIGN(sizeof(struct array_cache) + r.limit * sizeof(void *),
+	arrays_bytes = ALIGN(sizeof(struct array_cache) + r.array_max * sizeof(void *),
 			     (unsigned long)CACHE_LINE) * nr_cpu_ids;
 	if (r.shared)
 		arrays_bytes += ALIGN(sizeof(struct array_cache) + r.shared * sizeof(void *),
@@ -1902,8 +2148,8 @@ static void dma_cache_objects_lie_in_zone_dma(struct ktest *t)
 /*
  * No cache line holds parts of two CPUs' arrays (mm/slab.c: "no shared
  * cache line"): for every cache and every pair of possible CPUs, the
- * lines [first, last] each array's bytes - the header and limit entry
- * slots - fall on are disjoint.
+ * lines [first, last] each array's bytes - the header and the array_max
+ * entry slots it may grow to - fall on are disjoint.
  */
 static void cpu_arrays_share_no_cache_line(struct ktest *t)
 {
@@ -1919,14 +2165,14 @@ static void cpu_arrays_share_no_cache_line(struct ktest *t)
 			const struct array_cache *x = c->array[a];
 			unsigned long xb = (unsigned long)x;
 			unsigned long xl = xb / L1_CACHE_BYTES;
-			unsigned long xe = (xb + sizeof(*x) + x->limit * sizeof(void *) - 1) /
+			unsigned long xe = (xb + sizeof(*x) + c->array_max * sizeof(void *) - 1) /
 					   L1_CACHE_BYTES;
 
 			for (int b = a + 1; b < (int)nr_cpu_ids; b++) {
 				const struct array_cache *y = c->array[b];
 				unsigned long yb = (unsigned long)y;
 				unsigned long yl = yb / L1_CACHE_BYTES;
-				unsigned long ye = (yb + sizeof(*y) + y->limit * sizeof(void *) - 1) /
+				unsigned long ye = (yb + sizeof(*y) + c->array_max * sizeof(void *) - 1) /
 						   L1_CACHE_BYTES;
 
 				pairs++;
@@ -1972,6 +2218,9 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(refill_takes_a_batch_under_one_lock),
 	KTEST_CASE(a_grow_fills_the_array_under_one_lock),
 	KTEST_CASE(full_array_flushes_a_batch),
+	KTEST_CASE(a_run_of_frees_grows_the_array),
+	KTEST_CASE(an_empty_array_halves_the_run),
+	KTEST_CASE(no_array_grows_below_pages_high),
 	KTEST_CASE(flush_lands_in_the_shared_array),
 	KTEST_CASE(refill_on_another_cpu_takes_from_the_shared_array),
 	KTEST_CASE(shrink_empties_the_shared_array),
