@@ -38,8 +38,9 @@
  * glanced at without the lock first, so an empty (full) one costs a
  * refill (flush) nothing.  Not from Linux: a run of frees longer than a
  * CPU's array and its node's shared array grows the array, eightfold at
- * most, as 6.7 grows its hot lists (cpu_array_grow).  The hit is inline in the entry
- * points (mm/slab_internal.h: kmalloc and the mempools inline it too)
+ * most, as 6.7 grows its hot lists (cpu_array_grow).  The hit is inline
+ * in the entry points (mm/slab_internal.h: kmalloc and the mempools
+ * inline it too)
  * and the refill and the flush out of line (2.6.11's
  * ____cache_alloc/cache_alloc_refill and __cache_free/cache_flusharray
  * split), so a hit saves no registers for calls it does not make: the
@@ -69,8 +70,8 @@
  *  - a slab is on its node's slabs_full (inuse == num), slabs_partial or
  *    slabs_free (inuse == 0) list, by that count, or - between
  *    cache_grow_begin and cache_grow_end, and between slab_unlink_locked
- *    and slab_destroy - on no node's list and out of its counts, the
- *    one CPU's that holds it;
+ *    and slab_destroy - on no node's list and out of its counts, held
+ *    by the one CPU that made or unlinked it;
  *  - l3->free_objects is the number of objects on free chains of the
  *    node's listed slabs; a shared array holds at most its limit;
  *  - a CPU's array holds at most its limit, which is at least the
@@ -561,14 +562,14 @@ __noinline void cache_free_cpu(struct kmem_cache *cachep, void *objp)
  * array_max, and the free goes on top of it.  A run is counted a batch
  * at each full array (cache_free_slow) and halved at each empty one
  * (cache_alloc_slow), so that it measures frees not taken back, as
- * Linux 6.7's free_count does for the page allocator's hot lists; no
+ * Linux 6.7's free_count does for the page allocator's hot lists.  No
  * array grows while the freed object's zone has fewer than pages_high
- * free pages (6.7's test for its hot lists), and a drain - kmem_cache_shrink, destroy,
- * the reaper - puts the array back to 2.6's limit.  Every CPU's array
- * has room for array_max from its cache's creation (mm/slab_cache.c's
- * array_stride), so that growing is a store: no allocation in a free,
- * and no array that moves or goes while another CPU counts it.
- * Interrupts off (asserted).
+ * free pages (6.7's test for its hot lists), and a drain -
+ * kmem_cache_shrink, destroy, the reaper - puts the array back to 2.6's
+ * limit.  Every CPU's array has room for array_max from its cache's
+ * creation (mm/slab_cache.c's array_stride), so that growing is a
+ * store: no allocation in a free, and no array that moves or goes while
+ * another CPU counts it.  Interrupts off (asserted).
  *
  * Not from Linux: SLAB's enable_cpucache says its sizes "are guessed,
  * we should auto-tune as described by Bonwick", and never did; this

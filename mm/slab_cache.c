@@ -163,10 +163,11 @@ unsigned int slab_array_max(unsigned int limit, unsigned int size)
 /*
  * Bytes between two CPUs' arrays: one array with room for array_max
  * objects (so that a run of frees can grow it in place: mm/slab.c's
- * cpu_array_grow), rounded up to whole cache lines.  The block starts on a page, so each array starts on a line of
- * its own and no line holds two CPUs' arrays: the CPU that pushes and
- * pops its array never bounces a line another CPU writes (each CPU's
- * array was a separate, cache-line-aligned kmalloc object) (2.6.11).
+ * cpu_array_grow), rounded up to whole cache lines.  The block starts
+ * on a page, so each array starts on a line of its own and no line
+ * holds two CPUs' arrays: the CPU that pushes and pops its array never
+ * bounces a line another CPU writes (each CPU's array was a separate,
+ * cache-line-aligned kmalloc object) (2.6.11).
  */
 static size_t array_stride(const struct kmem_cache *cachep)
 {
