@@ -473,12 +473,14 @@ __noinline void *cache_alloc_cpu(struct kmem_cache *cachep, gfp_t flags)
 {
 	/* LAB slab: BEGIN pop the top of this CPU's array; an empty array takes a batch from the slabs first, or from a new slab */
 	struct array_cache *ac = cpu_array(cachep);	/* asserts IRQs off */
-	int nid = numa_node_id();
-	struct kmem_list3 *l3 = &cachep->nodelists[nid];
+	struct kmem_list3 *l3;
 	struct slab *slabp;
+	int nid;
 
 	if (likely(ac->avail))
 		return ac_pop(ac);
+	nid = numa_node_id();
+	l3 = &cachep->nodelists[nid];
 	/* A glance first: a node with no free object costs no lock (4.6). */
 	if (READ_ONCE(l3->free_objects)) {
 		spin_lock(&l3->list_lock);

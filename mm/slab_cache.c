@@ -132,7 +132,8 @@ static void calculate_slab_order(struct kmem_cache *cachep, bool off_slab)
 						   cachep->num * sizeof(kmem_bufctl_t));
 }
 
-unsigned int slab_array_limit(unsigned int size)
+/* The objects a CPU's array may hold, from the object size (2.6's rule). */
+static unsigned int slab_array_limit(unsigned int size)
 {
 	/* Linux 2.6's enable_cpucache(): fewer big objects per CPU. */
 	if (size > 131072)
@@ -155,7 +156,7 @@ unsigned int slab_array_limit(unsigned int size)
 #define ARRAY_GROW_SHIFT 3
 #define ARRAY_MAX_BYTES (256U * 1024)
 
-unsigned int slab_array_max(unsigned int limit, unsigned int size)
+static unsigned int slab_array_max(unsigned int limit, unsigned int size)
 {
 	return max(limit, min(limit << ARRAY_GROW_SHIFT, ARRAY_MAX_BYTES / size));
 }

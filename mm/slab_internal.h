@@ -142,11 +142,6 @@ static inline void slab_stat_inc(unsigned long *stat)
 	__atomic_fetch_add(stat, 1, __ATOMIC_RELAXED);
 }
 
-/* The objects a CPU's array may hold, from the object size (2.6's rule). */
-unsigned int slab_array_limit(unsigned int buffer_size);
-/* The most a CPU's array of 2.6's limit may grow to (mm/slab_cache.c). */
-unsigned int slab_array_max(unsigned int limit, unsigned int buffer_size);
-
 extern struct list_head cache_chain;
 extern struct mutex cache_chain_mutex;
 extern struct kmem_cache cache_cache;

@@ -1277,10 +1277,10 @@ static void model_free(const struct rule_layout *r, struct array_model *m,
 }
 
 /*
- * Allocates n objects of a fresh 20-byte cache (limit 120, batchcount 60,
- * 184 a slab), empties the arrays (kmem_cache_shrink) and frees them all
- * in order, each free beside the model's; returns the zone of the
- * objects.  The caller says whether that zone has pages_high free.
+ * Allocates n objects of c, empties the arrays (kmem_cache_shrink) and
+ * frees them all in order, each free beside the model's (zone_ok: the
+ * objects' zone has pages_high free), then compares the array, the
+ * shared array and the slabs with *m.
  */
 static void free_run_against_model(struct ktest *t, struct kmem_cache *c,
 				   const struct rule_layout *r, unsigned int n,
