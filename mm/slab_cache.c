@@ -132,8 +132,7 @@ static void calculate_slab_order(struct kmem_cache *cachep, bool off_slab)
 						   cachep->num * sizeof(kmem_bufctl_t));
 }
 
-/* The objects a CPU's array may hold, from the object size (2.6's rule). */
-static unsigned int slab_array_limit(unsigned int size)
+unsigned int slab_array_limit(unsigned int size)
 {
 	/* Linux 2.6's enable_cpucache(): fewer big objects per CPU. */
 	if (size > 131072)
