@@ -125,13 +125,6 @@ static struct cache_sizes *kmalloc_class(size_t size)
 		if (malloc_sizes[i].cs_size >= size)
 			return &malloc_sizes[i];
 	return NULL;
-	/* LAB kmalloc: STUB
-	for (unsigned int i = 0; i < ARRAY_SIZE(malloc_sizes); i++)
-		if (malloc_sizes[i].cs_size >= size &&
-		    is_power_of_2(malloc_sizes[i].cs_size))
-			return &malloc_sizes[i];
-	return NULL;
-	*/
 	/* LAB kmalloc: END */
 }
 
@@ -166,11 +159,6 @@ static inline struct kmem_cache *kmalloc_cache(size_t size, gfp_t flags)
 		return NULL;
 	/* LAB kmalloc: BEGIN GFP_DMA takes the class's "(DMA)" twin, whose slabs lie in ZONE_DMA */
 	return (flags & GFP_DMA) ? cs->cs_dmacachep : cs->cs_cachep;
-	/* LAB kmalloc: STUB
-	if (flags & GFP_DMA)
-		return NULL;
-	return cs->cs_cachep;
-	*/
 	/* LAB kmalloc: END */
 }
 
@@ -301,9 +289,6 @@ size_t ksize(const void *objp)
 	cachep = kmalloc_owner(objp, "ksize", &page);
 	/* LAB kmalloc: BEGIN the usable size: the class's, or the whole block of pages */
 	return cachep ? cachep->object_size : PAGE_SIZE << page->private;
-	/* LAB kmalloc: STUB
-	return cachep ? cachep->object_size : PAGE_SIZE;
-	*/
 	/* LAB kmalloc: END */
 }
 
@@ -328,8 +313,5 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 		__kfree(p, MM_RET_IP);
 	}
 	return ret;
-	/* LAB kmalloc: STUB
-	return NULL;
-	*/
 	/* LAB kmalloc: END */
 }

@@ -438,12 +438,6 @@ int mempool_resize(mempool_t *pool, int new_min_nr, int gfp_mask)
 	/* min_nr is already the new one: what cannot be had now, frees fill. */
 	return fill_reserve(pool, gfp_mask);
 }
-/* LAB mempool: STUB
-int mempool_resize(mempool_t *pool, int new_min_nr, int gfp_mask)
-{
-	return -ENOMEM;
-}
-*/
 /* LAB mempool: END */
 
 void mempool_destroy(mempool_t *pool)
@@ -671,18 +665,6 @@ void *mempool_alloc(mempool_t *pool, int gfp_mask)
 					mempool_cache_hit, pool);
 	return mempool_alloc_other(pool, gfp_mask, MM_RET_IP);
 }
-/* LAB mempool: STUB
-void *mempool_alloc(mempool_t *pool, int gfp_mask)
-{
-	void *element;
-
-	might_sleep_if(gfp_mask & __GFP_WAIT);
-	element = pool->alloc(gfp_mask | __GFP_NOWARN, pool->pool_data);
-	if (!element)
-		return NULL;
-	return hand_out(pool, element, false);
-}
-*/
 /* LAB mempool: END */
 
 /* LAB mempool: BEGIN mempool_free(): refill a short reserve first (poisoned, waking a waiter) */
@@ -752,15 +734,6 @@ void mempool_free(void *element, mempool_t *pool)
 		slab_check_free(cachep, element, "kmem_cache_free");
 	cache_free_fast(cachep, element, MM_RET_IP, mempool_free_miss, pool);
 }
-/* LAB mempool: STUB
-void mempool_free(void *element, mempool_t *pool)
-{
-	if (unlikely(!element))
-		return;
-	count_freed(pool);
-	pool_free(pool, element, MM_RET_IP);
-}
-*/
 /* LAB mempool: END */
 
 /* ---- the usual allocators ------------------------------------------- */

@@ -104,13 +104,6 @@ static int build_zonelist_node(struct zonelist *zl, int idx, pg_data_t *pgdat,
 		if (populated_zone(&pgdat->node_zones[j]))
 			zl->zones[idx++] = &pgdat->node_zones[j];
 	return idx;
-	/* LAB zones: STUB
-	while (k > ZONE_DMA && !populated_zone(&pgdat->node_zones[k]))
-		k--;
-	if (populated_zone(&pgdat->node_zones[k]))
-		zl->zones[idx++] = &pgdat->node_zones[k];
-	return idx;
-	*/
 	/* LAB zones: END */
 }
 
@@ -168,9 +161,6 @@ int calculate_min_free_kbytes(unsigned long lowmem_pages)
 	unsigned long v = int_sqrt(lowmem_kbytes * 16);
 
 	return (int)clamp(v, 128UL, 65536UL);
-	/* LAB zones: STUB
-	return 1024;
-	*/
 	/* LAB zones: END */
 }
 
@@ -232,11 +222,6 @@ void setup_per_zone_lowmem_reserve(void)
 				present += lower->present_pages;
 			}
 		}
-		/* LAB zones: STUB
-		for (int j = 0; j < MAX_NR_ZONES; j++)
-			memset(pgdat->node_zones[j].lowmem_reserve, 0,
-			       sizeof(pgdat->node_zones[j].lowmem_reserve));
-		*/
 		/* LAB zones: END */
 	}
 }

@@ -181,9 +181,6 @@ static inline bool page_is_buddy(const struct page *page, struct zone *zone,
 	if (page_zone_id(buddy) != page_zone_id(page))
 		return false;
 	return PageBuddy(buddy) && buddy->private == order;
-	/* LAB buddy: STUB
-	return false;
-	*/
 	/* LAB buddy: END */
 }
 
@@ -267,13 +264,6 @@ static void expand_locked(struct zone *zone, struct page *page,
 		zone->free_area[high].nr_free++;
 		set_buddy_order(half, high);
 	}
-	/* LAB buddy: STUB
-	for (unsigned long i = 1UL << low; i < size; i += 1UL << low) {
-		list_add(&page[i].lru, &zone->free_area[low].free_list);
-		zone->free_area[low].nr_free++;
-		set_buddy_order(page + i, low);
-	}
-	*/
 	/* LAB buddy: END */
 }
 
@@ -575,9 +565,6 @@ unsigned int zone_batchsize(const struct zone *zone)
 	if (batch < 1)
 		batch = 1;
 	return (1U << fls((unsigned int)(batch + batch / 2))) - 1;
-	/* LAB pcp: STUB
-	return 1;
-	*/
 	/* LAB pcp: END */
 }
 
@@ -714,9 +701,6 @@ static __noinline int free_pages_bulk(struct zone *zone, int count,
 	spin_unlock(&zone->lock);
 	__zone_stat_add(zone, NR_PCP_DRAIN, (unsigned long)i);
 	return i;
-	/* LAB pcp: STUB
-	return 0;
-	*/
 	/* LAB pcp: END */
 }
 
@@ -771,17 +755,6 @@ struct page *pcp_alloc(struct zone *zone, bool cold)
 		page = pcp_take(pcp);
 	local_irq_restore(flags);
 	return page;
-	/* LAB pcp: STUB
-	struct page *page;
-	unsigned long flags;
-
-	spin_lock_irqsave(&zone->lock, flags);
-	__zone_stat_inc(zone, NR_PCP_MISS);
-	__zone_stat_inc(zone, NR_ZONE_LOCK);
-	page = rmqueue_locked(zone, 0);
-	spin_unlock_irqrestore(&zone->lock, flags);
-	return page;
-	*/
 	/* LAB pcp: END */
 }
 
@@ -869,14 +842,6 @@ static __always_inline void __pcp_free(struct zone *zone, struct page *page,
 	pcp->free_count++;
 	if (unlikely(!local_irq_restore_fast(flags)))
 		local_irq_restore_slow(flags);
-	/* LAB pcp: STUB
-	unsigned long flags;
-
-	spin_lock_irqsave(&zone->lock, flags);
-	__zone_stat_inc(zone, NR_ZONE_LOCK);
-	free_one_page_locked(page, zone, 0);
-	spin_unlock_irqrestore(&zone->lock, flags);
-	*/
 	/* LAB pcp: END */
 }
 
@@ -1000,9 +965,6 @@ static __always_inline bool __zone_watermark_ok(struct zone *z, unsigned int ord
 			return false;
 	}
 	return true;
-	/* LAB zones: STUB
-	return free > min;
-	*/
 	/* LAB zones: END */
 }
 
@@ -1095,9 +1057,6 @@ static bool should_retry(gfp_t gfp_mask, unsigned int order,
 	if (order <= 3)
 		return true;
 	return (gfp_mask & __GFP_REPEAT) && reclaimed_total < (1UL << order);
-	/* LAB reclaim: STUB
-	return false;
-	*/
 	/* LAB reclaim: END */
 }
 
@@ -1184,10 +1143,6 @@ restart:
 		congestion_wait(HZ / 50);
 		goto restart;
 	}
-	/* LAB reclaim: STUB
-	if (should_retry(gfp_mask, order, progress, reclaimed_total))
-		goto nopage;
-	*/
 	/* LAB reclaim: END */
 nopage:
 	if (preferred)

@@ -191,9 +191,6 @@ static unsigned int next_colour(struct kmem_cache *cachep,
 	do {
 		/* LAB slab: BEGIN the colour after this one, cycling back to 0 after the last */
 		next = colour + 1 < cachep->colour ? colour + 1 : 0;
-		/* LAB slab: STUB
-		next = 0;
-		*/
 		/* LAB slab: END */
 	} while (!__atomic_compare_exchange_n(&l3->colour_next, &colour, next,
 					      false, __ATOMIC_RELAXED,
@@ -504,25 +501,6 @@ __noinline void *cache_alloc_cpu(struct kmem_cache *cachep, gfp_t flags)
 	}
 	cache_grow_end(cachep, slabp);
 	return ac->avail ? ac_pop(ac) : NULL;
-	/* LAB slab: STUB
-	int nid = numa_node_id();
-	struct kmem_list3 *l3 = &cachep->nodelists[nid];
-	void *objp = NULL;
-	struct slab *slabp;
-
-	lockdep_assert_irqs_disabled();
-	for (;;) {
-		spin_lock(&l3->list_lock);
-		take_objs_locked(cachep, l3, &objp, 1);
-		spin_unlock(&l3->list_lock);
-		if (objp)
-			return objp;
-		slabp = cache_grow_begin(cachep, flags, nid);
-		cache_grow_end(cachep, slabp);
-		if (!slabp)
-			return NULL;
-	}
-	*/
 	/* LAB slab: END */
 }
 
@@ -548,10 +526,6 @@ __noinline void cache_free_cpu(struct kmem_cache *cachep, void *objp)
 			ac->avail * sizeof(void *));
 	}
 	ac->entry[ac->avail++] = objp;
-	/* LAB slab: STUB
-	lockdep_assert_irqs_disabled();
-	free_block(cachep, &objp, 1);
-	*/
 	/* LAB slab: END */
 }
 

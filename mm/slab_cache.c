@@ -94,13 +94,6 @@ static void cache_estimate(unsigned int order, unsigned int size,
 	}
 	*num = n;
 	*left_over = bytes - n * size - *mgmt;
-	/* LAB slab: STUB
-	unsigned int bytes = PAGE_SIZE << order;
-
-	*mgmt = off_slab ? 0 : ALIGN(sizeof(struct slab) + sizeof(kmem_bufctl_t), align);
-	*num = *mgmt + size <= bytes ? 1 : 0;
-	*left_over = 0;
-	*/
 	/* LAB slab: END */
 }
 
@@ -118,9 +111,6 @@ static void calculate_slab_order(struct kmem_cache *cachep, bool off_slab)
 		cachep->num = num;
 		/* LAB slab: BEGIN the number of colours the left-over bytes give */
 		cachep->colour = left / cachep->colour_off;
-		/* LAB slab: STUB
-		cachep->colour = 0;
-		*/
 		/* LAB slab: END */
 		cachep->slab_size = mgmt;
 		if (left * 8 <= (PAGE_SIZE << order) ||
@@ -290,9 +280,6 @@ static bool setup_cache(struct kmem_cache *cachep, const char *name,
 	cachep->reciprocal_buffer_size = reciprocal_value(cachep->buffer_size);
 	/* LAB slab: BEGIN the colour step: how much further in each colour starts the objects */
 	cachep->colour_off = max((unsigned int)L1_CACHE_BYTES, ralign);
-	/* LAB slab: STUB
-	cachep->colour_off = ralign;
-	*/
 	/* LAB slab: END */
 	if (flags & SLAB_CACHE_DMA)
 		cachep->gfpflags = __GFP_DMA;

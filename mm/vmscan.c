@@ -185,9 +185,6 @@ static void shrink_one(struct shrinker *s, gfp_t gfp_mask, int priority,
 		cond_resched();
 	}
 	s->nr = total_scan;
-	/* LAB reclaim: STUB
-	return;
-	*/
 	/* LAB reclaim: END */
 }
 

@@ -374,11 +374,6 @@ class Result:
         return f"FAIL {self.id} ({self.seconds:.1f} s): {self.text}"
 
 
-def _tail(text: str, n: int = 8) -> str:
-    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
-    return "\n    ".join(lines[-n:])
-
-
 def boot(ex: Exercise, kernel: str, log_path: str,
          registry: runner.ProcessRegistry) -> runner.Outcome | None:
     images = machine.Images(kernel, machine.Images.iso,
@@ -421,31 +416,12 @@ def _check(ex: Exercise, root: str, work: str, keep: bool,
             shutil.rmtree(tree, ignore_errors=True)
         return Result(ex.id, passed, text, time.monotonic() - start)
 
-    shutil.rmtree(tree, ignore_errors=True)
-    labtree.copy_tree(root, tree, prebuilt=os.path.join(root, "build"))
-    if ex.host is not None and os.path.isdir(os.path.join(root, "build",
-                                                          "host")):
-        shutil.copytree(os.path.join(root, "build", "host"),
-                        os.path.join(tree, "build", "host"),
-                        dirs_exist_ok=True)
-    if ex.patch:
-        patch = os.path.join(root, PATCH_DIR, ex.patch)
-        # The copy is no repository: never let git find one above it (in
-        # a repository's subdirectory git apply skips the paths outside).
-        env = dict(os.environ,
-                   GIT_CEILING_DIRECTORIES=os.path.dirname(tree))
-        res = subprocess.run(["git", "apply", patch], cwd=tree, env=env,
-                             capture_output=True, text=True)
-        if res.returncode != 0:
-            why = (res.stderr.strip().splitlines() or ["git apply failed"])
-            return result(False, f"{PATCH_DIR}/{ex.patch} does not apply: "
-                                 f"{why[0]}")
+    patch = os.path.join(root, PATCH_DIR, ex.patch) if ex.patch else None
     target = "host" if ex.host is not None else "build/mm86.elf"
-    res = subprocess.run(["make", "-j1", target], cwd=tree,
-                         capture_output=True, text=True)
-    if res.returncode != 0:
-        return result(False, f"make {target} failed:\n    "
-                             f"{_tail(res.stdout + res.stderr)}")
+    why = labtree.patched_copy(root, tree, patch, target,
+                               host=ex.host is not None)
+    if why:
+        return result(False, why)
     log_path = os.path.join(tree, "build", "exercise.log")
     if ex.host is not None:
         log, timed_out = run_host(os.path.join(tree, "build", "host",
@@ -542,7 +518,7 @@ def main(argv: list[str] | None = None) -> int:
                          cwd=root, capture_output=True, text=True)
     if res.returncode != 0:
         print(f"exercises.py: make {' '.join(targets)} failed in {root}:\n"
-              f"    {_tail(res.stdout + res.stderr)}", file=sys.stderr)
+              f"    {labtree.tail(res.stdout + res.stderr)}", file=sys.stderr)
         return 2
     # A step that passed with these very inputs (the tree's files, the
     # kernel built from them, and for a host step the host binary, the

@@ -2,21 +2,26 @@
 """Course labs: the reference tree's solution regions, the lab manifests,
 and the student trees cut from them.
 
-A lab's solution lives in the reference sources between markers, with the
-stub that a student tree gets in its place:
+A lab's solution lives in the reference sources between two markers, and
+nothing else of the lab rides in the kernel's files:
 
         /* LAB buddy: BEGIN merge the freed block with its free buddies */
         ... the reference solution ...
-        /* LAB buddy: STUB
-        return NULL;
-        */
         /* LAB buddy: END */
 
-The STUB part is optional (no stub: the region's lines simply go) and is
-copied verbatim, so it may not hold "*/".  The student tree gets, in the
-region's place, one line "/* LAB buddy: TODO <what the BEGIN line says> */"
-at the BEGIN line's indentation, then the stub.  Regions of the other labs
-keep their solution and lose their markers.  Regions do not nest.
+The stub that a student tree gets in the solution's place is kept with
+the lab, in labs/NAME/stubs.c (never compiled), one entry per region,
+keyed by the file and the BEGIN line's description:
+
+        /* STUB mm/page_alloc.c: merge the freed block with its free buddies */
+        ... the stub, verbatim ...
+        /* END STUB */
+
+A region without an entry leaves nothing but its TODO line.  The student
+tree gets, in the region's place, one line "/* LAB buddy: TODO <what the
+BEGIN line says> */" at the BEGIN line's indentation, then the stub.
+Regions of the other labs keep their solution and lose their markers.
+Regions do not nest, and a description names one region of its file.
 
 Each lab has a directory labs/NAME/ with a hand-out README.md and a
 lab.conf, one directive per line ("#" starts a comment line):
@@ -65,8 +70,9 @@ DEFAULT_TIMEOUT = 120.0
 
 NAME = r"[a-z][a-z0-9_-]*"
 BEGIN_RE = re.compile(r"^(\s*)/\* LAB (" + NAME + r"): BEGIN(?: (.*?))? \*/\s*$")
-STUB_RE = re.compile(r"^\s*/\* LAB (" + NAME + r"): STUB\s*$")
-STUB_END_RE = re.compile(r"^\s*\*/\s*$")
+STUB_RE = re.compile(r"^\s*/\* LAB (" + NAME + r"): STUB\b")
+STUB_ENTRY_RE = re.compile(r"^/\* STUB (\S+): (.*?) \*/\s*$")
+STUB_ENTRY_END_RE = re.compile(r"^/\* END STUB \*/\s*$")
 END_RE = re.compile(r"^\s*/\* LAB (" + NAME + r"): END \*/\s*$")
 ANY_MARK_RE = re.compile(r"LAB " + NAME + r": (BEGIN|STUB|END|TODO)")
 IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -125,12 +131,12 @@ class Lab:
 
 
 def split_regions(text: str, path: str) -> list[str | Region]:
-    """The file as a list of plain lines and Regions; raises LabError."""
+    """The file as a list of plain lines and Regions (their stubs still
+    empty: attach_stubs() fills them); raises LabError."""
     out: list[str | Region] = []
-    lines = text.splitlines(keepends=True)
     region: Region | None = None
-    in_stub = False
-    for n, line in enumerate(lines, 1):
+    whats: dict[str, int] = {}
+    for n, line in enumerate(text.splitlines(keepends=True), 1):
         where = f"{path}:{n}"
         m = BEGIN_RE.match(line)
         if m:
@@ -140,32 +146,19 @@ def split_regions(text: str, path: str) -> list[str | Region]:
                                f"{region.begin}): regions do not nest")
             region = Region(m.group(2), path, n, 0, m.group(3) or "",
                             m.group(1), [], [])
+            key = f"{region.lab}: {region.what}"
+            if key in whats:
+                raise LabError(f"{where}: a second region of lab "
+                               f"{region.lab} described \"{region.what}\" "
+                               f"(the first: line {whats[key]}): the "
+                               f"description names its stub")
+            whats[key] = n
             continue
         if region is None:
             if ANY_MARK_RE.search(line):
                 raise LabError(f"{where}: a LAB marker outside any region "
                                f"(or a malformed BEGIN): {line.strip()}")
             out.append(line)
-            continue
-        if in_stub:
-            if STUB_END_RE.match(line):
-                in_stub = False
-            elif ANY_MARK_RE.search(line):
-                raise LabError(f"{where}: a LAB marker inside the stub of "
-                               f"lab {region.lab}'s region (line "
-                               f"{region.begin}); is the stub's */ missing?")
-            else:
-                region.stub.append(line)
-            continue
-        m = STUB_RE.match(line)
-        if m:
-            if m.group(1) != region.lab:
-                raise LabError(f"{where}: STUB of lab {m.group(1)} in lab "
-                               f"{region.lab}'s region (line {region.begin})")
-            if region.stub:
-                raise LabError(f"{where}: a second STUB in one region")
-            in_stub = True
-            region.stub = []
             continue
         m = END_RE.match(line)
         if m:
@@ -176,19 +169,73 @@ def split_regions(text: str, path: str) -> list[str | Region]:
             out.append(region)
             region = None
             continue
+        if STUB_RE.match(line):
+            raise LabError(f"{where}: a STUB inside lab {region.lab}'s "
+                           f"region: stubs live in {stubs_path(region.lab)}")
         if ANY_MARK_RE.search(line):
             raise LabError(f"{where}: a malformed LAB marker: {line.strip()}")
-        if region.stub or in_stub:
-            raise LabError(f"{where}: solution code after the STUB of lab "
-                           f"{region.lab}'s region (line {region.begin})")
         region.solution.append(line)
     if region:
         raise LabError(f"{path}:{region.begin}: lab {region.lab}'s region "
                        f"has no END")
-    for piece in out:
-        if isinstance(piece, Region) and any("*/" in s for s in piece.stub):
-            raise LabError(f"{path}:{piece.begin}: the stub may not hold */")
     return out
+
+
+# -- stubs -----------------------------------------------------------------
+
+
+def stubs_path(lab: str) -> str:
+    return f"{LABS_DIR}/{lab}/stubs.c"
+
+
+def load_stubs(root: str, lab: str) -> dict[tuple[str, str], list[str]]:
+    """labs/LAB/stubs.c as {(path, description): lines}; an absent file
+    is no stubs.  Raises LabError."""
+    path = stubs_path(lab)
+    try:
+        text = read(root, path)
+    except FileNotFoundError:
+        return {}
+    stubs: dict[tuple[str, str], list[str]] = {}
+    key: tuple[str, str] | None = None
+    for n, line in enumerate(text.splitlines(keepends=True), 1):
+        m = STUB_ENTRY_RE.match(line)
+        if m:
+            if key:
+                raise LabError(f"{path}:{n}: a STUB inside the entry of "
+                               f"{key[0]}: {key[1]} (no END STUB)")
+            key = (m.group(1), m.group(2))
+            if key in stubs:
+                raise LabError(f"{path}:{n}: a second stub for {key[0]}: "
+                               f"{key[1]}")
+            stubs[key] = []
+        elif STUB_ENTRY_END_RE.match(line):
+            if not key:
+                raise LabError(f"{path}:{n}: END STUB outside an entry")
+            key = None
+        elif key:
+            stubs[key].append(line)
+    if key:
+        raise LabError(f"{path}: the entry of {key[0]}: {key[1]} has no "
+                       f"END STUB")
+    return stubs
+
+
+def attach_stubs(root: str, regions: dict[str, list[Region]]) -> None:
+    """Fills each region's stub from its lab's stubs.c; an entry that
+    names no region is an error (a renamed region would lose its stub)."""
+    labs = {r.lab for rs in regions.values() for r in rs}
+    errors = []
+    for lab in sorted(labs):
+        stubs = load_stubs(root, lab)
+        for path, rs in regions.items():
+            for r in rs:
+                if r.lab == lab:
+                    r.stub = stubs.pop((path, r.what), [])
+        errors += [f"{stubs_path(lab)}: the stub for {p}: \"{w}\" names no "
+                   f"region of lab {lab} in {p}" for p, w in stubs]
+    if errors:
+        raise LabError("\n".join(errors))
 
 
 def cut_text(pieces: list[str | Region], lab: str) -> str:
@@ -227,23 +274,36 @@ def read(root: str, path: str) -> str:
         return f.read()
 
 
-def all_regions(root: str, files: list[str]) -> dict[str, list[Region]]:
-    """Every marked file's pieces, checked; raises LabError listing all."""
-    errors, regions = [], {}
+def tree_pieces(root: str, files: list[str]) -> dict[str, list[str | Region]]:
+    """Every marked file that holds a region, as split_regions() pieces
+    with the stubs attached; raises LabError listing every fault."""
+    errors, pieces = [], {}
     for path in files:
-        if not path.endswith(MARKED_EXT):
+        if not path.endswith(MARKED_EXT) or path.startswith(LABS_DIR + "/"):
             continue
         try:
-            pieces = split_regions(read(root, path), path)
+            split = split_regions(read(root, path), path)
         except LabError as e:
             errors.append(str(e))
             continue
-        found = [p for p in pieces if isinstance(p, Region)]
-        if found:
-            regions[path] = found
+        if any(isinstance(p, Region) for p in split):
+            pieces[path] = split
+    if not errors:
+        try:
+            attach_stubs(root, {path: [p for p in split
+                                       if isinstance(p, Region)]
+                                for path, split in pieces.items()})
+        except LabError as e:
+            errors.append(str(e))
     if errors:
         raise LabError("\n".join(errors))
-    return regions
+    return pieces
+
+
+def all_regions(root: str, files: list[str]) -> dict[str, list[Region]]:
+    """Every marked file's regions, checked; raises LabError listing all."""
+    return {path: [p for p in split if isinstance(p, Region)]
+            for path, split in tree_pieces(root, files).items()}
 
 
 def student_lab(root: str) -> str | None:
@@ -336,22 +396,24 @@ def solution_only(root: str, files: list[str], lab: str) -> set[str]:
     """Identifiers that appear in lab's solutions and nowhere else in the
     tree (not in its stubs, other code, docs or tests)."""
     inside, outside = set(), set()
+    pieces = tree_pieces(root, files)
     for path in files:
+        if path in pieces:
+            for piece in pieces[path]:
+                if isinstance(piece, str):
+                    outside |= identifiers(piece)
+                elif piece.lab == lab:
+                    inside |= identifiers("".join(piece.solution))
+                    outside |= identifiers("".join(piece.stub) + piece.what)
+                else:
+                    outside |= identifiers("".join(piece.solution))
+            continue
+        if path == stubs_path(lab) or not student_file(path):
+            continue
         try:
-            text = read(root, path)
+            outside |= identifiers(read(root, path))
         except (UnicodeDecodeError, OSError):
             continue
-        if not path.endswith(MARKED_EXT):
-            outside |= identifiers(text)
-            continue
-        for piece in split_regions(text, path):
-            if isinstance(piece, str):
-                outside |= identifiers(piece)
-            elif piece.lab == lab:
-                inside |= identifiers("".join(piece.solution))
-                outside |= identifiers("".join(piece.stub) + piece.what)
-            else:
-                outside |= identifiers("".join(piece.solution))
     return inside - outside
 
 
@@ -384,6 +446,25 @@ def git(cwd: str, *args: str) -> str:
     return res.stdout
 
 
+# What stays with the teacher: the answers to the exercises, each lab's
+# stubs (already cut in), written mistakes and teacher's notes (answers to
+# the written questions), and the course platform's kit.  A student tree
+# holds none of these files.
+TEACHER_ONLY = (
+    re.compile(r"tests/exercises(/|\.txt$)"),
+    re.compile(LABS_DIR + r"/[^/]+/(stubs\.c|mistakes(/|\.txt$)|teacher\.md$)"),
+    re.compile(LABS_DIR + r"/gradescope/"),
+)
+# A solution or answer line shorter than this (stripped) is too common to
+# be a giveaway ("return 0;", "}").
+SECRET_LINE_MIN = 16
+
+
+def student_file(path: str) -> bool:
+    """Does a student tree get this file of the reference?"""
+    return not any(r.match(path) for r in TEACHER_ONLY)
+
+
 def cut_tree(root: str, lab_name: str, dest: str, *,
              prebuilt: str | None = None, init_git: bool = True) -> list[str]:
     """Writes the student tree of lab_name to dest (which must not exist or
@@ -408,21 +489,21 @@ def cut_tree(root: str, lab_name: str, dest: str, *,
         raise LabError(f"{dest} exists and is not empty: choose a new "
                        f"directory for the student tree")
     os.makedirs(dest, exist_ok=True)
+    pieces = tree_pieces(root, files)
     changed = []
-    for path in files:
+    for path in filter(student_file, files):
         src, dst = os.path.join(root, path), os.path.join(dest, path)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
-        if path.endswith(MARKED_EXT):
-            text = read(root, path)
-            pieces = split_regions(text, path)
-            if any(isinstance(p, Region) for p in pieces):
-                out = cut_text(pieces, lab_name)
-                if out != text:
-                    with open(dst, "w", encoding="utf-8") as f:
-                        f.write(out)
-                    shutil.copymode(src, dst)
-                    changed.append(path)
-                    continue
+        if path in pieces:
+            out = cut_text(pieces[path], lab_name)
+            with open(dst, "w", encoding="utf-8") as f:
+                f.write(out)
+            shutil.copymode(src, dst)
+            if out != read(root, path):
+                changed.append(path)
+            else:
+                shutil.copystat(src, dst)
+            continue
         shutil.copy2(src, dst, follow_symlinks=False)
     with open(os.path.join(dest, LAB_FILE), "w", encoding="utf-8") as f:
         f.write(lab_name + "\n")
@@ -438,14 +519,57 @@ def cut_tree(root: str, lab_name: str, dest: str, *,
     return changed
 
 
+def _secret_lines(root: str, files: list[str], lab: str) -> dict[str, str]:
+    """The lines a student of lab must not find, stripped, each with what
+    it gives away: the lab's solution lines, and the lines the exercises'
+    patches add (their answers), less those that the student tree's code
+    holds anyway (the same line in other code, or in a stub).  A document
+    that quotes one gives it away: it counts."""
+    pieces = tree_pieces(root, files)
+    secret: dict[str, str] = {}
+    public: set[str] = set()
+    for path, split in pieces.items():
+        for piece in split:
+            if isinstance(piece, str):
+                public.add(piece.strip())
+            elif piece.lab == lab:
+                for line in piece.solution:
+                    secret.setdefault(line.strip(), f"{path}:{piece.begin} "
+                                      f"(lab {lab}'s solution)")
+                public |= {line.strip() for line in piece.stub}
+            else:
+                public |= {line.strip() for line in piece.solution}
+    for path in files:
+        if path in pieces:
+            continue
+        try:
+            text = read(root, path)
+        except (UnicodeDecodeError, OSError):
+            continue
+        if student_file(path) and path.endswith(MARKED_EXT):
+            public |= {line.strip() for line in text.splitlines()}
+        elif path.endswith(".patch"):
+            for line in text.splitlines():
+                if line.startswith("+") and not line.startswith("+++"):
+                    secret.setdefault(line[1:].strip(), f"{path} (an answer)")
+    return {line: why for line, why in secret.items()
+            if len(line) >= SECRET_LINE_MIN and line not in public}
+
+
 def check_student(root: str, lab: Lab, dest: str,
                   files: list[str] | None = None) -> None:
-    """No region marker and no solution-only identifier of lab survives in
-    the student tree at dest; raises LabError naming each."""
+    """Nothing of the teacher's reaches the student tree at dest: no
+    teacher-only file, no region marker, no solution-only identifier of
+    lab, and no line of lab's solution or of an exercise's answer; raises
+    LabError naming each."""
     files = files if files is not None else tree_files(root)
     secret = solution_only(root, files, lab.name) | set(lab.hidden)
+    lines = _secret_lines(root, files, lab.name)
     errors = []
-    for path in files:
+    for path in sorted(tree_files(dest) if os.path.isdir(
+            os.path.join(dest, ".git")) else _walk(dest)):
+        if not student_file(path):
+            errors.append(f"{path}: a teacher's file reached the student tree")
         try:
             text = read(dest, path)
         except (UnicodeDecodeError, OSError):
@@ -454,12 +578,24 @@ def check_student(root: str, lab: Lab, dest: str,
             if path.endswith(MARKED_EXT) and re.search(
                     r"LAB " + NAME + r": (BEGIN|STUB|END)", line):
                 errors.append(f"{path}:{n}: a region marker survived")
+            if line.strip() in lines:
+                errors.append(f"{path}:{n}: a line of "
+                              f"{lines[line.strip()]} survived")
             if not path.startswith(LABS_DIR + "/"):
                 for ident in identifiers(line) & secret:
                     errors.append(f"{path}:{n}: solution-only identifier "
                                   f"{ident} survived")
     if errors:
         raise LabError("\n".join(errors))
+
+
+def _walk(top: str) -> list[str]:
+    """Every file under top, relative to it (a tree before git init)."""
+    out = []
+    for d, dirs, names in os.walk(top):
+        dirs[:] = [x for x in dirs if x not in (".git", "build")]
+        out += [os.path.relpath(os.path.join(d, n), top) for n in names]
+    return out
 
 
 OBJECT_DIRS = ("arch", "boot", "kernel", "lib", "mm", "tests")
@@ -483,3 +619,43 @@ def copy_tree(root: str, dest: str, prebuilt: str | None = None) -> None:
         shutil.copy2(os.path.join(root, path), dst, follow_symlinks=False)
     if prebuilt:
         copy_objects(prebuilt, os.path.join(dest, "build"))
+
+
+def tail(text: str, n: int = 8) -> str:
+    """The last n non-blank lines of a build's output, indented."""
+    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+    return "\n    ".join(lines[-n:])
+
+
+def patched_copy(root: str, dest: str, patch: str | None,
+                 target: str = "build/mm86.elf",
+                 host: bool = False) -> str | None:
+    """A copy of root at dest (with root's objects, so that make rebuilds
+    only what the patch touches), patch applied, target made; None, or
+    what went wrong (the patch does not apply, the build's last lines).
+    host: the user-space build's objects are copied too."""
+    shutil.rmtree(dest, ignore_errors=True)
+    copy_tree(root, dest, prebuilt=os.path.join(root, "build"))
+    if host and os.path.isdir(os.path.join(root, "build", "host")):
+        shutil.copytree(os.path.join(root, "build", "host"),
+                        os.path.join(dest, "build", "host"),
+                        dirs_exist_ok=True)
+    if patch:
+        # The copy is no repository: never let git find one above it (in
+        # a repository's subdirectory git apply skips the paths outside).
+        env = dict(os.environ, GIT_CEILING_DIRECTORIES=os.path.dirname(
+            os.path.abspath(dest)))
+        res = subprocess.run(["git", "apply", os.path.abspath(patch)],
+                             cwd=dest, env=env, capture_output=True,
+                             text=True)
+        if res.returncode != 0:
+            why = res.stderr.strip().splitlines() or ["git apply failed"]
+            return f"{os.path.relpath(patch, root)} does not apply: {why[0]}"
+    env = dict(os.environ)
+    env.pop("MAKEFLAGS", None)
+    env.pop("MFLAGS", None)
+    res = subprocess.run(["make", "--no-print-directory", "-j1", target],
+                         cwd=dest, env=env, capture_output=True, text=True)
+    if res.returncode != 0:
+        return f"make {target} failed:\n    {tail(res.stdout + res.stderr)}"
+    return None

@@ -23,9 +23,6 @@ int keep(int x)
 \t/* LAB demo: BEGIN double it */
 \tint twice = x * 2;
 \treturn twice;
-\t/* LAB demo: STUB
-\treturn 0;
-\t*/
 \t/* LAB demo: END */
 }
 
@@ -36,11 +33,22 @@ int other(int y)
 \t/* LAB else: END */
 }
 """
+STUBS = """\
+/* labs/demo/stubs.c */
+
+/* STUB mm/a.c: double it */
+\treturn 0;
+/* END STUB */
+"""
 
 
 class Regions(unittest.TestCase):
     def pieces(self, text):
-        return labtree.split_regions(text, "f.c")
+        pieces = labtree.split_regions(text, "f.c")
+        for p in pieces:
+            if isinstance(p, labtree.Region) and p.lab == "demo":
+                p.stub = ["\treturn 0;\n"]
+        return pieces
 
     def test_cut_own_and_other(self):
         out = labtree.cut_text(self.pieces(SOURCE), "demo")
@@ -56,7 +64,7 @@ class Regions(unittest.TestCase):
         regions = [p for p in self.pieces(SOURCE)
                    if isinstance(p, labtree.Region)]
         self.assertEqual([(r.lab, r.begin, r.end) for r in regions],
-                         [("demo", 3, 9), ("else", 14, 16)])
+                         [("demo", 3, 6), ("else", 11, 13)])
         self.assertEqual(regions[0].stub, ["\treturn 0;\n"])
         self.assertEqual(regions[1].stub, [])
 
@@ -71,9 +79,10 @@ class Regions(unittest.TestCase):
         self.assertBad(e, "outside any region")
         self.assertBad(b + "x;\n", "has no END")
         self.assertBad(b + "/* LAB b: END */\n", "END of lab b closes")
-        self.assertBad(b + "/* LAB a: STUB\ny;\n*/\nx;\n" + e,
-                       "solution code after the STUB")
-        self.assertBad(b + "/* LAB a: STUB\ny; */\n" + e, "stub's */")
+        self.assertBad(b + "/* LAB a: STUB\ny;\n*/\n" + e,
+                       "stubs live in labs/a/stubs.c")
+        self.assertBad(b + "/* LAB a: END */\n/* LAB a: BEGIN */\n" + e,
+                       "a second region of lab a")
         self.assertBad("/* LAB a: BEGIN*/\n", "outside any region")
 
 
@@ -86,6 +95,7 @@ class Trees(unittest.TestCase):
         self.write("mm/a.c", SOURCE)
         self.write("mm/b.c", "int keep(int x);\n")
         self.write("labs/demo/README.md", "hand-out\n")
+        self.write("labs/demo/stubs.c", STUBS)
         self.write(".gitignore", "/build/\n")
         self.write("labs/else/README.md", "hand-out\n")
         self.conf("demo", "files mm/a.c")
@@ -136,6 +146,52 @@ class Trees(unittest.TestCase):
             labtree.cut_tree(dest, "demo", os.path.join(self.tmp, "again"))
         self.assertIn("is itself the student tree of lab demo",
                       str(cm.exception))
+
+    def test_stubs_come_from_the_lab(self):
+        dest = os.path.join(self.tmp, "student")
+        labtree.cut_tree(self.root, "demo", dest)
+        with open(os.path.join(dest, "mm/a.c")) as f:
+            self.assertIn("\t/* LAB demo: TODO double it */\n\treturn 0;\n}",
+                          f.read())
+        self.write("labs/demo/stubs.c", STUBS.replace("double it", "triple"))
+        with self.assertRaises(labtree.LabError) as cm:
+            labtree.cut_tree(self.root, "demo", os.path.join(self.tmp, "s"))
+        self.assertIn('the stub for mm/a.c: "triple" names no region',
+                      str(cm.exception))
+
+    def test_teacher_files_stay_behind(self):
+        self.write("tests/exercises/01-x.patch",
+                   "+++ b/mm/b.c\n+\tint secret_answer_line = 42;\n")
+        self.write("tests/exercises.txt", "exercise 01-x\n")
+        self.write("labs/demo/mistakes/01-y.patch", "+ wrong\n")
+        self.write("labs/demo/mistakes.txt", "mistake 01-y\n")
+        self.write("labs/demo/teacher.md", "answers\n")
+        self.write("labs/gradescope/setup.sh", "true\n")
+        dest = os.path.join(self.tmp, "student")
+        labtree.cut_tree(self.root, "demo", dest)
+        got = set(labtree.tree_files(dest))
+        for path in ("tests/exercises/01-x.patch", "tests/exercises.txt",
+                     "labs/demo/mistakes/01-y.patch", "labs/demo/stubs.c",
+                     "labs/demo/mistakes.txt", "labs/demo/teacher.md",
+                     "labs/gradescope/setup.sh"):
+            self.assertNotIn(path, got)
+        self.assertIn("labs/demo/README.md", got)
+
+    def test_a_solution_or_answer_line_anywhere_is_caught(self):
+        self.write("mm/a.c", SOURCE.replace("x * 2", "x * 2 + 0 * 1234567"))
+        self.write("docs/guide.md", "the answer:\n    int twice = x * 2 + 0 * "
+                   "1234567;\n")
+        with self.assertRaises(labtree.LabError) as cm:
+            labtree.cut_tree(self.root, "demo", os.path.join(self.tmp, "s"))
+        self.assertIn("docs/guide.md:2: a line of mm/a.c:3 (lab demo's "
+                      "solution) survived", str(cm.exception))
+        self.write("docs/guide.md", "\tint secret_answer_line = 42;\n")
+        self.write("tests/exercises/01-x.patch",
+                   "+++ b/mm/b.c\n+\tint secret_answer_line = 42;\n")
+        with self.assertRaises(labtree.LabError) as cm:
+            labtree.cut_tree(self.root, "demo", os.path.join(self.tmp, "t"))
+        self.assertIn("docs/guide.md:1: a line of tests/exercises/01-x.patch "
+                      "(an answer) survived", str(cm.exception))
 
     def test_solution_only_identifiers(self):
         files = labtree.tree_files(self.root)
