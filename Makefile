@@ -83,7 +83,7 @@ EXTRA_SRCS  := $(if $(EXTRA_TESTS),$(wildcard $(EXTRA_TESTS)/*.c))
 OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS))) \
 	$(patsubst $(EXTRA_TESTS)/%.c,$(BUILD)/extra/%.o,$(EXTRA_SRCS))
 
-.PHONY: all run test test-qemu test-host test-exercises host fuzz fuzz-build fuzz-long bench-host valgrind iso debug gdb deps clean help \
+.PHONY: all run test test-qemu test-host test-exercises test-mistakes host fuzz fuzz-build fuzz-long bench-host valgrind iso debug gdb deps clean help \
 	lab report
 
 all: $(KERNEL)
@@ -420,13 +420,13 @@ RUNNER_ARGS = --jobs $(JOBS) --only '$(ONLY)' --kernel $(KERNEL) \
 
 test: deps $(KERNEL) $(ISO) $(ISO_MB1)
 	@rm -f $(BUILD)/host-counts.txt $(BUILD)/lab-counts.txt \
-		$(BUILD)/exercise-counts.txt
+		$(BUILD)/mistake-counts.txt $(BUILD)/exercise-counts.txt
 	-@$(MAKE) --no-print-directory test-host
 	-@$(MAKE) --no-print-directory test-labs
 	-@$(MAKE) --no-print-directory test-exercises
 	$(PYTHON) tools/runner.py $(RUNNER_ARGS) \
 		--extra-counts $(BUILD)/host-counts.txt $(BUILD)/lab-counts.txt \
-		$(BUILD)/exercise-counts.txt --post-check "$(POST_CHECK)"
+		$(BUILD)/mistake-counts.txt $(BUILD)/exercise-counts.txt --post-check "$(POST_CHECK)"
 
 # After the boots, make test checks the snapshot parser against golden
 # physical maps (tests/mmsnap-golden.txt) and loads a report of a few logs
@@ -509,6 +509,17 @@ handin: grade-kernel
 test-labs: deps $(KERNEL)
 	$(PYTHON) tools/lab.py prove --build $(BUILD) --jobs $(JOBS) \
 		$(FORCE_FLAG) --counts $(BUILD)/lab-counts.txt
+	@$(MAKE) --no-print-directory test-mistakes
+
+# Every lab's written mistakes (labs/NAME/mistakes.txt), each patched into
+# a copy of the reference and graded: each must lose exactly the points
+# its stanza names (tools/mistakes.py).  LAB=NAME[,NAME] and
+# ONLY_MISTAKES=GLOB (of LAB/ID) pick some.
+ONLY_MISTAKES ?= *
+test-mistakes: deps $(KERNEL)
+	$(PYTHON) tools/mistakes.py --jobs $(JOBS) $(FORCE_FLAG) \
+		--lab '$(LAB)' --only '$(ONLY_MISTAKES)' \
+		--counts $(BUILD)/mistake-counts.txt
 
 # ---- set-up: the Debian packages each target needs ----------------------
 # The one table of them.  `deps` installs what the goals on the command line
@@ -536,6 +547,7 @@ PKGS.grade-kernel := $(PKGS.all)
 PKGS.grade      := $(PKGS.all) qemu-system-x86 git
 PKGS.handin     := $(PKGS.grade)
 PKGS.test-labs  := $(PKGS.grade)
+PKGS.test-mistakes := $(PKGS.grade)
 PKGS.test-exercises := $(PKGS.run) $(PKGS.host) git
 PKGS.report     := python3 python3-matplotlib
 PKGS.test       := $(PKGS.test-host) $(PKGS.test-qemu) gdb git \
