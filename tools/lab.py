@@ -148,6 +148,20 @@ def graded_order(log_dir: str, lab: labtree.Lab, seed: int) -> list[str]:
     return [n for n in names if n in wanted]
 
 
+def history_errors(tree: str) -> list[str]:
+    """A student tree's git history must be its one hand-out commit, and
+    no file of the teacher's may be in it."""
+    errors = []
+    commits = labtree.git(tree, "rev-list", "--all").split()
+    if len(commits) != 1:
+        errors.append(f"{len(commits)} commits, not the hand-out alone")
+    for path in labtree.git(tree, "ls-tree", "-r", "--name-only",
+                            "HEAD").splitlines():
+        if not labtree.student_file(path):
+            errors.append(f"{path} is committed")
+    return errors
+
+
 def summary(grades: list[grade.LabGrade]) -> str:
     return ", ".join(f"{g.lab} {g.score}/{g.max}" for g in grades)
 
@@ -258,6 +272,10 @@ def prove(root: str, build: str, jobs: int, only: list[str] | None,
         except labtree.LabError as e:
             tally.check(False, f"lab {lab.name}: cut", str(e))
             continue
+        tally.check(not history_errors(tree),
+                    f"lab {lab.name}: the student tree's history is the "
+                    f"hand-out alone, and holds no teacher's file",
+                    "; ".join(history_errors(tree)))
         res = subprocess.run(["make", "--no-print-directory", "-j2",
                               "build/mm86.elf"], cwd=tree, env=env,
                              capture_output=True, text=True)
