@@ -8,10 +8,12 @@
  *
  * A CPU's timers sit on one list sorted by expiry: arming walks the list
  * (O(n), fine for the handful a teaching kernel has; Linux's timer wheel
- * makes it O(1)), and the tick only looks at the head.  A timer's
- * function runs in the tick's interrupt context, with the list unlocked,
- * so it may re-arm its own timer; base->running names it meanwhile so
- * that del_timer_sync() can wait for it to finish.
+ * makes it O(1)), and the tick only looks at the head.  A tick runs the
+ * timers expired when it began, each function in the tick's interrupt
+ * context with the list unlocked, so it may re-arm its own timer (for
+ * the next tick at the earliest); base->running names it meanwhile so
+ * that del_timer_sync() can wait for it to finish, and add_timer() and
+ * mod_timer() leave a running timer on its base for the same reason.
  *
  * Locking: base->lock (irqsave; a leaf, taken from the tick) protects a
  * CPU's list and every timer on it.  A timer's cpu field says which lock
@@ -91,13 +93,16 @@ void add_timer_on(struct timer_list *timer, int cpu)
 	spin_unlock_irqrestore(&base->lock, flags);
 }
 
+/*
+ * mod_timer() for a timer that is not pending: like 2.6's add_timer(),
+ * which is __mod_timer(timer, timer->expires), it stays on the CPU whose
+ * base runs its function right now, so that del_timer_sync() still finds
+ * it running there.
+ */
 void add_timer(struct timer_list *timer)
 {
-	unsigned long flags;
-
-	local_irq_save(flags);
-	add_timer_on(timer, smp_processor_id());
-	local_irq_restore(flags);
+	BUG_ON(timer_pending(timer));
+	mod_timer(timer, timer->expires);
 }
 
 /*
@@ -218,17 +223,35 @@ int mod_timer(struct timer_list *timer, unsigned long expires)
 	return ret;
 }
 
+/*
+ * Runs the timers that had expired when the tick began.  They are first
+ * moved, in order, onto a list of the tick's own (under base->lock, so
+ * del_timer() can still take one off it): a function that re-arms its
+ * timer for a time already come puts it back on the base, for the next
+ * tick, as 2.6's __run_timers did by taking the bucket off its wheel
+ * before running it; otherwise the tick would run it again and again,
+ * and on CPU 0 jiffies would stop.
+ */
 static void run_timers(struct timer_base *base)
 {
+	struct list_head expired = LIST_HEAD_INIT(expired);
+	unsigned long now = jiffies;
+
 	spin_lock(&base->lock);
 	while (!list_empty(&base->list)) {
 		struct timer_list *t = list_first_entry(&base->list,
 							struct timer_list, entry);
+
+		if (time_before(now, t->expires))
+			break;
+		list_move_tail(&t->entry, &expired);
+	}
+	while (!list_empty(&expired)) {
+		struct timer_list *t = list_first_entry(&expired,
+							struct timer_list, entry);
 		void (*fn)(unsigned long) = t->function;
 		unsigned long data = t->data;
 
-		if (time_before(jiffies, t->expires))
-			break;
 		list_del_init(&t->entry);
 		base->running = t;
 		spin_unlock(&base->lock);

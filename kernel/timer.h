@@ -5,7 +5,9 @@
  * short of wrapping, as Linux does, so that code which compares jiffies
  * without time_after() breaks in the first five minutes, not after 200
  * days.  A timer runs its function once, in the tick's interrupt context
- * on the CPU that armed it, at the first tick at or after expires.
+ * on the CPU that armed it (a timer re-armed while its function runs
+ * stays on the CPU that runs it), at the first tick at or after expires
+ * (re-armed by its own function, at the next tick at the earliest).
  */
 #ifndef KERNEL_TIMER_H
 #define KERNEL_TIMER_H
@@ -53,7 +55,11 @@ void init_timers(void);
 void init_timer(struct timer_list *timer);
 void setup_timer(struct timer_list *timer, void (*fn)(unsigned long),
 		 unsigned long data);
-/* Arms the timer on this CPU (on cpu for add_timer_on). */
+/*
+ * Arms a timer that is not pending for timer->expires, on this CPU (on
+ * cpu for add_timer_on); add_timer() leaves one whose function runs now
+ * on the CPU that runs it.
+ */
 void add_timer(struct timer_list *timer);
 void add_timer_on(struct timer_list *timer, int cpu);
 /* Re-arms (or arms) it for expires; 1 when it was pending. */

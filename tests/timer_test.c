@@ -332,6 +332,102 @@ static void timers_run_in_expiry_order(struct ktest *t)
 	}
 }
 
+/*
+ * A timer re-armed from its own function for a time already come runs at
+ * the next tick, not again in this one: the tick runs the timers expired
+ * when it began (2.6's __run_timers took the bucket off its wheel before
+ * running it).  Run again in the same tick, such a timer would run
+ * without end on the CPU's interrupt, and on CPU 0 jiffies would stop;
+ * the function here gives up after a few runs in one tick, so that the
+ * case fails instead of the machine locking up.
+ */
+#define REARM_NOW_RUNS 5
+#define REARM_NOW_GIVE_UP 3
+
+struct rearm_now {
+	struct timer_list timer;
+	int runs;		/* the function's runs */
+	int same_tick;		/* runs in the tick of the run before */
+	unsigned long last_tick;
+};
+
+static void rearm_now_fn(unsigned long data)
+{
+	struct rearm_now *r = (struct rearm_now *)data;
+	unsigned long tick = timer_ticks_on(raw_smp_processor_id());
+
+	if (r->runs && tick == r->last_tick)
+		r->same_tick++;
+	r->last_tick = tick;
+	WRITE_ONCE(r->runs, r->runs + 1);
+	if (r->runs < REARM_NOW_RUNS && r->same_tick < REARM_NOW_GIVE_UP)
+		mod_timer(&r->timer, jiffies);
+}
+
+static void a_timer_rearmed_for_now_runs_at_the_next_tick(struct ktest *t)
+{
+	static struct rearm_now r;
+
+	r = (struct rearm_now){ .runs = 0 };
+	setup_timer(&r.timer, rearm_now_fn, (unsigned long)&r);
+	r.timer.expires = jiffies + 1;
+	add_timer(&r.timer);
+	wait_until(READ_ONCE(r.runs) >= REARM_NOW_RUNS ||
+		   READ_ONCE(r.same_tick) >= REARM_NOW_GIVE_UP);
+	del_timer_sync(&r.timer);
+	ktest_printf(t, "%d runs, %d of them in the tick of the run before",
+		     r.runs, r.same_tick);
+	KTEST_EXPECT_EQ(t, r.same_tick, 0);
+	KTEST_EXPECT_EQ(t, r.runs, REARM_NOW_RUNS);
+}
+
+/*
+ * add_timer() on a timer whose function is running on another CPU keeps
+ * it on that CPU's base (2.6's add_timer is __mod_timer, which does not
+ * move a running timer), so that del_timer_sync() still sees it running
+ * there and waits for it.  Moved to this CPU, del_timer_sync() would look
+ * at this CPU's base only and return while the function still runs.
+ */
+struct running_rec {
+	struct timer_list timer;
+	int started, done;
+};
+
+static void running_fn(unsigned long data)
+{
+	struct running_rec *r = (struct running_rec *)data;
+	unsigned long end = jiffies + 20;
+
+	WRITE_ONCE(r->started, 1);
+	/* 20 jiffies of CPU 0's tick; WAIT_TICKS at most if it stalls. */
+	while (time_before(jiffies, end))
+		cpu_relax();
+	WRITE_ONCE(r->done, 1);
+}
+
+static void add_timer_keeps_a_running_timer_on_its_cpu(struct ktest *t)
+{
+	static struct running_rec r;
+	int cpu = th_last_cpu();
+
+	if (cpu == raw_smp_processor_id()) {
+		ktest_skip(t, "needs 2 CPUs: a timer function running on another");
+		return;
+	}
+	r = (struct running_rec){ .started = 0 };
+	setup_timer(&r.timer, running_fn, (unsigned long)&r);
+	r.timer.expires = jiffies + 1;
+	add_timer_on(&r.timer, cpu);
+	assert_eventually(t, read_int(&r.started));
+	/* Re-armed far ahead while it runs, then disarmed: it never runs again. */
+	r.timer.expires = jiffies + 100 * HZ;
+	add_timer(&r.timer);
+	KTEST_EXPECT_EQ(t, del_timer_sync(&r.timer), 1);
+	KTEST_EXPECT_EQ(t, read_int(&r.done), 1);
+	/* Let it finish before the record is reused. */
+	wait_until(read_int(&r.done));
+}
+
 static const struct ktest_case timer_cases[] = {
 	KTEST_CASE(msleep_sleeps_at_least),
 	KTEST_CASE(schedule_timeout_returns_the_time_left),
@@ -339,6 +435,8 @@ static const struct ktest_case timer_cases[] = {
 	KTEST_CASE(mod_timer_rearms_and_del_timer_disarms),
 	KTEST_CASE(del_timer_sync_waits_for_the_function),
 	KTEST_CASE(timers_run_in_expiry_order),
+	KTEST_CASE(a_timer_rearmed_for_now_runs_at_the_next_tick),
+	KTEST_CASE(add_timer_keeps_a_running_timer_on_its_cpu),
 	KTEST_END,
 };
 
