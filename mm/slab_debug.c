@@ -16,8 +16,12 @@
  *    them already inactive) and on allocation.
  *  - U: the last allocator and freer (return addresses) are kept after
  *    the red zone and named in every report.
- *  - F: frees are checked against the cache's free chains and CPU arrays,
- *    which catches a double free even without red zones.
+ *  - F: an object's bufctl, unused while the object is off its slab's
+ *    free chain, says whether its caller has it (BUFCTL_ACTIVE, set when
+ *    it is handed out) or an array does (BUFCTL_FREED, set by its free):
+ *    a free of an object its caller does not have is a double free,
+ *    wherever the first free put it (a CPU's array, the node's shared
+ *    array, its slab), even without red zones.
  *
  * A build with MM_DEBUG=0 (mm/mm.h; make bench-host's production build)
  * has none of this: kmem_cache_create() drops the debug flags and the
@@ -184,6 +188,18 @@ void slab_bug(struct kmem_cache *cachep, const void *objp, const char *fmt, ...)
 
 /* ---- the checks ------------------------------------------------------ */
 
+/*
+ * F's mark of an object handed out: its bufctl says BUFCTL_ACTIVE until
+ * its caller frees it.  The object is this CPU's alone here, and its
+ * bufctl is off the free chain: nothing else writes it.
+ */
+static kmem_bufctl_t *obj_bufctl(struct kmem_cache *cachep, void *objp)
+{
+	struct slab *slabp = page_get_slab(virt_to_page(objp));
+
+	return &slabp->bufctl[obj_to_index(cachep, slabp, objp)];
+}
+
 void slab_debug_init_obj(struct kmem_cache *cachep, void *objp)
 {
 	if (cachep->flags & SLAB_POISON) {
@@ -228,6 +244,8 @@ void slab_debug_alloc(struct kmem_cache *cachep, void *objp,
 	}
 	if (cachep->flags & SLAB_STORE_USER)
 		owner_words(cachep, objp)[0] = caller;
+	if (cachep->flags & SLAB_CONSISTENCY)
+		WRITE_ONCE(*obj_bufctl(cachep, objp), BUFCTL_ACTIVE);
 }
 
 /*
@@ -248,29 +266,21 @@ void slab_debug_check_free_obj(struct kmem_cache *cachep, void *objp)
 			 (unsigned long long)*redzone2(cachep, objp));
 }
 
-/* Is objp free already: on its slab's free chain, or in a CPU array? */
-static bool object_is_free(struct kmem_cache *cachep, void *objp)
+/*
+ * F's check of a free: the object must be its caller's (BUFCTL_ACTIVE),
+ * and becomes an array's (BUFCTL_FREED) in one atomic step, so that of
+ * two frees of one object, on one CPU or two, exactly one gets it.  An
+ * object freed before sits in some CPU's array or the node's shared
+ * array (BUFCTL_FREED) or back on its slab's free chain (an index):
+ * either way not BUFCTL_ACTIVE, and no array needs to be read.
+ */
+static bool object_was_handed_out(struct kmem_cache *cachep, void *objp)
 {
-	struct slab *slabp = page_get_slab(virt_to_page(objp));
-	long idx = obj_to_index(cachep, slabp, objp);
-	unsigned int steps = 0;
-	bool found = false;
-	unsigned long flags;
+	kmem_bufctl_t active = BUFCTL_ACTIVE;
 
-	spin_lock_irqsave(&cachep->nodelists[slabp->nodeid].list_lock, flags);
-	for (kmem_bufctl_t i = slabp->free; i != BUFCTL_END && steps <= cachep->num;
-	     i = slabp->bufctl[i], steps++)
-		if ((long)i == idx)
-			found = true;
-	spin_unlock_irqrestore(&cachep->nodelists[slabp->nodeid].list_lock, flags);
-	for (int cpu = 0; cpu < (int)nr_cpu_ids && !found; cpu++) {
-		struct array_cache *ac = cachep->array[cpu];
-
-		for (unsigned int i = 0; i < READ_ONCE(ac->avail); i++)
-			if (ac->entry[i] == objp)
-				found = true;
-	}
-	return found;
+	return __atomic_compare_exchange_n(obj_bufctl(cachep, objp), &active,
+					   BUFCTL_FREED, false,
+					   __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
 void slab_debug_free(struct kmem_cache *cachep, void *objp,
@@ -291,11 +301,11 @@ void slab_debug_free(struct kmem_cache *cachep, void *objp,
 				 "%s: red zone after object %p overwritten: %016llx (write past the end)",
 				 cachep->name, objp, (unsigned long long)rz2);
 		*redzone1(cachep, objp) = *redzone2(cachep, objp) = RED_INACTIVE;
-	} else if ((cachep->flags & SLAB_CONSISTENCY) &&
-		   object_is_free(cachep, objp)) {
+	}
+	if ((cachep->flags & SLAB_CONSISTENCY) &&
+	    !object_was_handed_out(cachep, objp))
 		slab_bug(cachep, objp, "%s: double free of object %p",
 			 cachep->name, objp);
-	}
 	if (cachep->flags & SLAB_STORE_USER)
 		owner_words(cachep, objp)[1] = caller;
 	if (cachep->flags & SLAB_POISON) {

@@ -51,6 +51,16 @@
 /* Object indices: 16 bits keep the on-slab overhead at 2 bytes an object. */
 typedef u16 kmem_bufctl_t;
 #define BUFCTL_END ((kmem_bufctl_t)0xffff)
+/*
+ * slab_debug=F only: the bufctl of an object off its slab's free chain
+ * says who has it - its caller (BUFCTL_ACTIVE, 2.6.17's name) or an
+ * array, freed (BUFCTL_FREED) - so that a free finds a double free
+ * exactly, wherever the first free left the object (mm/slab_debug.c).
+ * Off the chain a bufctl is otherwise unused; no slab holds 0xfffd
+ * objects.
+ */
+#define BUFCTL_ACTIVE ((kmem_bufctl_t)0xfffe)
+#define BUFCTL_FREED ((kmem_bufctl_t)0xfffd)
 
 /* One slab's descriptor (on the slab, or from a kmalloc cache). */
 struct slab {

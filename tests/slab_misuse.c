@@ -20,6 +20,8 @@
  *                          second free finds the object in the CPU array
  *   slab_double_free_chain F alone (SLAB_CONSISTENCY): the object was
  *                          drained onto its slab's free chain in between
+ *   slab_double_free_shared F alone: the object was flushed into its
+ *                          node's shared array in between
  *   kfree_bad_pointer      kfree() of an address inside a kmalloc object
  *   kfree_not_kmalloc      kfree() of an object of a kmem_cache_create() cache
  *   kfree_stack            kfree() of a stack address
@@ -186,6 +188,54 @@ static void misuse_slab_double_free_chain(void)
 	       b);
 }
 KTEST_MISUSE(slab_double_free_chain, misuse_slab_double_free_chain);
+
+/* Is objp in its node's shared array of c? */
+static bool in_shared_array(struct kmem_cache *c, void *objp)
+{
+	struct kmem_list3 *l3 = &c->nodelists[page_get_slab(virt_to_page(objp))->nodeid];
+	unsigned long flags;
+	bool found = false;
+
+	spin_lock_irqsave(&l3->list_lock, flags);
+	for (unsigned int i = 0; l3->shared && i < l3->shared->avail; i++)
+		found |= l3->shared->entry[i] == objp;
+	spin_unlock_irqrestore(&l3->list_lock, flags);
+	return found;
+}
+
+#define SHARED_MAX 1024
+
+/*
+ * a is freed first, then as many others as it takes for a full CPU array
+ * to flush its oldest batch, a among them, into the node's shared array;
+ * then a again.
+ */
+static void misuse_slab_double_free_shared(void)
+{
+	struct kmem_cache *c = misuse_cache("misuse_double_free_shared", 64,
+					    SLAB_CONSISTENCY);
+	static void *objs[SHARED_MAX];
+	unsigned int n = 0, freed = 0;
+
+	if (!c->shared) {
+		pr_err("ktest: misuse slab_double_free_shared: the cache has no shared array\n");
+		return;
+	}
+	while (n < SHARED_MAX)
+		objs[n++] = kmem_cache_alloc(c, GFP_KERNEL);
+	while (freed < n && !in_shared_array(c, objs[0]))
+		kmem_cache_free(c, objs[freed++]);
+	if (!in_shared_array(c, objs[0])) {
+		pr_err("ktest: misuse slab_double_free_shared: %u frees never flushed %p into the shared array\n",
+		       freed, objs[0]);
+		return;
+	}
+	pr_info("ktest: misuse slab_double_free_shared: freeing %p again, now in its node's shared array (after %u frees)\n",
+		objs[0], freed);
+	kmem_cache_free(c, objs[0]);
+	pr_err("ktest: misuse slab_double_free_shared: the second free went through\n");
+}
+KTEST_MISUSE(slab_double_free_shared, misuse_slab_double_free_shared);
 
 /* ---- kfree() of what kmalloc did not hand out ------------------------ */
 
