@@ -40,7 +40,8 @@
  * by another, and a reclaimer only try-locks it (a shrinker being
  * registered by the allocating task must not deadlock reclaim);
  * cache_chain_mutex is try-locked likewise (slab).  shrinker_mutex orders
- * the writers, shrinker_lock (a leaf) guards the count of readers.  No
+ * the writers, shrinker_lock (a leaf) guards the count of readers, and
+ * the validator sees both sides as one lock, shrinker_rwsem.  No
  * spinlock is held while a shrinker runs: shrinkers may sleep if the mask
  * allows it, and two reclaimers may run one at once (its nr, calls and
  * skipped are as racy as 2.6's).
@@ -49,6 +50,7 @@
  * out of a student tree, and the stub it leaves (labs/<name>/README.md;
  * the format: tools/labtree.py).  Between them is the reference code.
  */
+#include "kernel/lockdep.h"
 #include "kernel/printk.h"
 #include "kernel/mutex.h"
 #include "kernel/sched.h"
@@ -72,6 +74,15 @@
  */
 bool reclaim_disabled;
 
+/*
+ * The list's reader-writer lock as the validator sees it: one class,
+ * 2.6.18's shrinker_rwsem, taken by a reader's try and by the writer, so
+ * that a shrinker taking a lock that a caller of register_shrinker()
+ * holds (an ABBA deadlock: the writer waits for the reader, the reader
+ * for the lock) is reported as a cycle.
+ */
+static struct lockdep_map shrinker_rwsem_map =
+	STATIC_LOCKDEP_MAP_INIT("shrinker_rwsem");
 static DEFINE_MUTEX(shrinker_mutex);	/* one writer at a time */
 static DEFINE_SPINLOCK(shrinker_lock);	/* the two fields below */
 static unsigned int shrinker_readers;
@@ -95,6 +106,8 @@ static bool shrinker_read_trylock(void)
 	if (ok)
 		shrinker_readers++;
 	spin_unlock(&shrinker_lock);
+	if (ok)
+		lock_acquire_dep(&shrinker_rwsem_map, 0, 1);
 	return ok;
 }
 
@@ -102,6 +115,7 @@ static void shrinker_read_unlock(void)
 {
 	bool last;
 
+	lock_release_dep(&shrinker_rwsem_map);
 	spin_lock(&shrinker_lock);
 	BUG_ON(!shrinker_readers);
 	last = --shrinker_readers == 0;
@@ -114,6 +128,7 @@ static void shrinker_read_unlock(void)
 static void shrinker_write_lock(void)
 {
 	mutex_lock(&shrinker_mutex);
+	lock_acquire_dep(&shrinker_rwsem_map, 0, 0);
 	spin_lock(&shrinker_lock);
 	shrinker_writing = true;
 	spin_unlock(&shrinker_lock);
@@ -125,6 +140,7 @@ static void shrinker_write_unlock(void)
 	spin_lock(&shrinker_lock);
 	shrinker_writing = false;
 	spin_unlock(&shrinker_lock);
+	lock_release_dep(&shrinker_rwsem_map);
 	mutex_unlock(&shrinker_mutex);
 }
 

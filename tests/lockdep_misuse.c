@@ -17,6 +17,10 @@
  *                           taken with interrupts on is taken
  *   lockdep_irq_inversion   the same order first, the usages after
  *   lockdep_bad_unlock      spin_unlock() of a lock nobody holds
+ *   lockdep_shrinker_abba   a shrinker that takes a mutex reclaim reaches
+ *                           with the shrinker list read-locked, and
+ *                           register_shrinker() called with that mutex
+ *                           held (2.6.18's shrinker_rwsem report)
  *   smp_processor_id_preemptible  smp_processor_id() in init with
  *                           preemption and interrupts on
  *   lockdep_nonstatic_key   a lock on the stack never initialised: its
@@ -27,10 +31,14 @@
  * The last four print a "BUG:"/"INFO:" line and turn the validator off.
  */
 #include "kernel/lockdep.h"
+#include "kernel/mutex.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
+#include "mm/mmzone.h"
+#include "mm/topology.h"
+#include "mm/vmscan.h"
 #include "tests/ktest.h"
 
 static DEFINE_SPINLOCK(misuse_a);
@@ -49,6 +57,32 @@ static void misuse_lockdep_circular(void)
 	spin_unlock(&misuse_b);
 }
 KTEST_MISUSE(lockdep_circular, misuse_lockdep_circular);
+
+static DEFINE_MUTEX(misuse_shrinker_mutex);
+
+static int misuse_shrink(int nr_to_scan, gfp_t gfp_mask)
+{
+	mutex_lock(&misuse_shrinker_mutex);
+	mutex_unlock(&misuse_shrinker_mutex);
+	return 0;
+}
+
+static struct shrinker misuse_shrinker = { .shrink = misuse_shrink };
+static struct shrinker misuse_shrinker2 = { .shrink = misuse_shrink };
+
+static void misuse_lockdep_shrinker_abba(void)
+{
+	pr_info("ktest: misuse lockdep_shrinker_abba: reclaim runs a shrinker that takes misuse_shrinker_mutex, then register_shrinker() with it held\n");
+	register_shrinker(&misuse_shrinker);
+	try_to_free_pages(node_zonelist(numa_node_id(), GFP_KERNEL),
+			  GFP_KERNEL, 0);
+	mutex_lock(&misuse_shrinker_mutex);
+	register_shrinker(&misuse_shrinker2);
+	mutex_unlock(&misuse_shrinker_mutex);
+	unregister_shrinker(&misuse_shrinker2);
+	unregister_shrinker(&misuse_shrinker);
+}
+KTEST_MISUSE(lockdep_shrinker_abba, misuse_lockdep_shrinker_abba);
 
 static spinlock_t misuse_pair[2];
 
