@@ -102,6 +102,7 @@ static int init_thread(void *unused)
 	int failed;
 
 	kswapd_init();
+	pcp_decay_init();
 	ktest_run_misuse();
 	mm_snapshot_point(MMSNAP_BOOT, "boot");
 	failed = ktest_run_all();

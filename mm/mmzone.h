@@ -285,6 +285,13 @@ unsigned int zone_batchsize(const struct zone *zone);
 void zone_pcp_init(struct zone *zone);
 /* Lets the machine's zones' hot lists tune their high (Linux 6.7). */
 void setup_per_zone_pcp_high(void);
+/*
+ * Starts each online CPU's timer that decays its tuned hot lists once a
+ * second (6.7's decay_pcp_high); pcp_decay_high() is one decay of one
+ * list, interrupts off, returning the pages it gave back.
+ */
+void pcp_decay_init(void);
+int pcp_decay_high(struct zone *zone, struct per_cpu_pages *pcp);
 /* Gives this CPU's per-CPU pages back to the buddy lists (IRQs off inside). */
 void drain_local_pages(void);
 /* The same on every CPU, by IPI, waiting for all. */

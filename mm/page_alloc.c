@@ -31,16 +31,17 @@
  * another CPU handed it - wait on its list for its next allocations
  * instead of passing through the buddy lists; while an allocation has
  * found the zone below pages_high, frees shrink it back toward 6 * batch.
- * Not followed: 6.7's periodic decay of high (vmstat's work each
- * second; mm86 has no per-CPU periodic work), so an idle CPU's list
- * keeps its pages until the zone drops below pages_high and that CPU
- * frees again, or an allocation fails and drains every list (below);
- * and 6.7's raising of high and of the refill batch on the allocation
- * side.  Private zones (zone_pcp_init) and cold lists keep 2.6's fixed
- * marks.  The lock is held for the buddy
- * work alone: a trim picks its pages off the list before taking it
- * (4.17's free_pcppages_bulk), a refill spreads its pages on the list
- * after dropping it, and takes them a block at a time
+ * Once a second each CPU's timer decays its tuned lists' high by an
+ * eighth toward 6 * batch and gives back what lies above it (6.7's
+ * decay_pcp_high, run from vmstat's work), so an idle CPU's list returns
+ * the pages of a run of frees within seconds; an allocation that may
+ * sleep and still fails drains every CPU's lists at once, one that may
+ * not drains its own (below).  Not followed: 6.7's raising of high and
+ * of the refill batch on the allocation side.  Private zones
+ * (zone_pcp_init) and cold lists keep 2.6's fixed marks.  The lock is
+ * held for the buddy work alone: a trim picks its pages off the list
+ * before taking it (4.17's free_pcppages_bulk), a refill spreads its
+ * pages on the list after dropping it, and takes them a block at a time
  * (rmqueue_bulk_locked: the same pages and free lists as 2.6's one
  * __rmqueue per page, without splitting a block page by page - mm86's
  * own).  The fast path (alloc_page_fast) takes from this CPU's list of
@@ -133,6 +134,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
+#include "kernel/timer.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/fault_inject.h"
@@ -540,6 +542,8 @@ void memblock_free_pages(unsigned long pfn, unsigned int order)
  */
 #define PCP_HIGH_FRACTION 8
 #define PCP_BATCH_SCALE_MAX 5
+/* How often each CPU decays its tuned lists (6.7: sysctl_stat_interval). */
+#define PCP_DECAY_INTERVAL HZ
 
 /*
  * Test and benchmark knob: when set, order-0 allocations and frees go
@@ -870,6 +874,66 @@ static __always_inline void free_hot_cold_page(struct page *page, bool cold)
 		return;
 	}
 	__pcp_free(page_zone(page), page, cold);
+}
+
+/*
+ * Linux 6.7's decay_pcp_high: a tuned hot list above high_min loses an
+ * eighth of its high (but never more than 2^5 batches below its count,
+ * which bounds the pages given back at once), and gives back, from its
+ * cold end, what lies above the new high (counted as nr_pcp_drain).
+ * Returns the pages given back.
+ * Interrupts off: the list is this CPU's (or a test's private zone's).
+ */
+int pcp_decay_high(struct zone *zone, struct per_cpu_pages *pcp)
+{
+	int to_drain;
+
+	lockdep_assert_irqs_disabled();
+	if (pcp->high_min == pcp->high_max)
+		return 0;
+	if (pcp->high > pcp->high_min)
+		pcp->high = max(max(pcp->count - (pcp->batch << PCP_BATCH_SCALE_MAX),
+				    pcp->high - (pcp->high >> 3)), pcp->high_min);
+	to_drain = pcp->count - pcp->high;
+	if (to_drain <= 0)
+		return 0;
+	to_drain = free_pages_bulk(zone, to_drain, &pcp->list);
+	pcp->count -= to_drain;
+	return to_drain;
+}
+
+/*
+ * Once a second on every CPU (6.7 runs decay_pcp_high from vmstat's
+ * per-CPU work, every sysctl_stat_interval): the tick's timer decays
+ * this CPU's tuned hot lists, so that the pages a run of frees left on
+ * a CPU that then went idle come back to the buddy lists within
+ * seconds, where other CPUs' atomic allocations can have them.
+ */
+static struct timer_list pcp_decay_timer[NR_CPUS];
+
+static void pcp_decay_fn(unsigned long cpu)
+{
+	struct zone *z;
+	int nid;
+
+	/* A timer runs on the CPU it was added on: these lists are ours. */
+	for_each_online_node(nid)
+		for_each_zone_in_node(z, NODE_DATA(nid))
+			if (populated_zone(z))
+				pcp_decay_high(z, &z->pageset[smp_processor_id()].pcp[0]);
+	mod_timer(&pcp_decay_timer[cpu], jiffies + PCP_DECAY_INTERVAL);
+}
+
+void pcp_decay_init(void)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		setup_timer(&pcp_decay_timer[cpu], pcp_decay_fn,
+			    (unsigned long)cpu);
+		pcp_decay_timer[cpu].expires = jiffies + PCP_DECAY_INTERVAL;
+		add_timer_on(&pcp_decay_timer[cpu], cpu);
+	}
 }
 
 /* Empties this CPU's two lists of one zone. */
