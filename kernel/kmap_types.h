@@ -5,7 +5,12 @@
  * KM_USER* are for tasks, KM_IRQ* for handlers and for tasks with
  * interrupts off; kmap_atomic_type() (mm/highmem.h) picks for code that
  * runs in either, and mm/highmem.c checks the rule and names the types.
- * The arch sizes its fixmap from KM_TYPE_NR.
+ * KM_ALLOC and KM_ALLOC_IRQ are the allocators' own (page zeroing and
+ * poisoning, mempool poisoning; kmap_alloc_type() picks), as 2.6 gave
+ * each subsystem that maps from any context types of its own
+ * (KM_BOUNCE_READ, KM_PTE0, ...), so that an allocation made while its
+ * caller holds a KM_USER or KM_IRQ slot never takes that slot.  The
+ * arch sizes its fixmap from KM_TYPE_NR.
  */
 #ifndef KERNEL_KMAP_TYPES_H
 #define KERNEL_KMAP_TYPES_H
@@ -15,6 +20,8 @@ enum km_type {
 	KM_USER1,
 	KM_IRQ0,
 	KM_IRQ1,
+	KM_ALLOC,
+	KM_ALLOC_IRQ,
 	KM_TYPE_NR,
 };
 

@@ -34,10 +34,15 @@
  * types: KM_USER0/1 are for tasks (interrupts on or off), KM_IRQ0/1 for
  * interrupt handlers and for tasks with interrupts off.  Handlers do not
  * nest (arch/x86/irq.c), so a handler never finds a KM_IRQ slot held, nor
- * a task a KM_USER slot.  Code that runs in either context - the
- * allocator's __GFP_ZERO (clear_highpage: slot 0), page poisoning
- * (mm/page_check.c: slot 1), mempool's page poisoning (slot 0) - picks
- * with kmap_atomic_type(n).  Deviation: 2.6 instead refused __GFP_HIGHMEM
+ * a task a KM_USER slot.  Code that runs in either context picks with
+ * kmap_atomic_type(n).  The allocators - __GFP_ZERO (clear_highpage),
+ * page poisoning (mm/page_check.c), mempool's page poisoning - have
+ * slots of their own, KM_ALLOC in a task and KM_ALLOC_IRQ in a handler
+ * (kmap_alloc_type()), held only while they touch one page and never
+ * across a call into other code: an allocation made inside its caller's
+ * kmap_atomic section, in a task or in a handler, takes neither the
+ * caller's slot nor one its own context may hold.  Deviation: 2.6
+ * instead refused __GFP_HIGHMEM
  * without __GFP_WAIT in prep_zero_page (2.6.11; 2.6.24 only in interrupts)
  * and did not poison highmem pages; here both work in any context, as they
  * do since 2.6.37's stack of kmap_atomic slots.  Of the releases named in
@@ -243,6 +248,8 @@ static const char *const km_type_names[] = {
 	[KM_USER1] = "KM_USER1",
 	[KM_IRQ0] = "KM_IRQ0",
 	[KM_IRQ1] = "KM_IRQ1",
+	[KM_ALLOC] = "KM_ALLOC",
+	[KM_ALLOC_IRQ] = "KM_ALLOC_IRQ",
 };
 BUILD_BUG_ON(ARRAY_SIZE(km_type_names) != KM_TYPE_NR);
 
@@ -306,8 +313,9 @@ static void __noreturn kmap_slot_bug(int cpu, enum km_type type,
 
 /*
  * The validator's rules, checked in this order when kmap_debug_enabled():
- * a KM_USER slot is never used in interrupt context, a KM_IRQ slot only
- * in interrupt context or with interrupts off (2.6.27's
+ * a task's slot (KM_USER*, KM_ALLOC) is never used in interrupt context,
+ * a handler's (KM_IRQ*, KM_ALLOC_IRQ) only in interrupt context or with
+ * interrupts off (2.6.27's
  * debug_kmap_atomic_prot, but a BUG here, not a warning), and no slot is
  * taken while its last user on this CPU still holds it (2.6's
  * CONFIG_DEBUG_HIGHMEM BUG on a mapped slot, which now also names the
@@ -319,7 +327,8 @@ static void kmap_slot_take(int cpu, enum km_type type, unsigned long ip)
 	enum kmap_context ctx = kmap_context();
 
 	if (kmap_debug_enabled()) {
-		bool user_slot = type == KM_USER0 || type == KM_USER1;
+		bool user_slot = type == KM_USER0 || type == KM_USER1 ||
+				 type == KM_ALLOC;
 
 		if (user_slot && (ctx == KMAP_HARDIRQ || ctx == KMAP_SOFTIRQ))
 			kmap_slot_bug(cpu, type, ctx, false);
@@ -380,10 +389,10 @@ void kunmap_atomic(void *kvaddr, enum km_type type)
 	preempt_enable();
 }
 
-/* __GFP_ZERO, from any context: the context's first slot. */
+/* __GFP_ZERO, from any context: the allocators' slot of the context. */
 void clear_highpage(struct page *page)
 {
-	enum km_type km = kmap_atomic_type(0);
+	enum km_type km = kmap_alloc_type();
 	void *addr = kmap_atomic(page, km);
 
 	memset(addr, 0, PAGE_SIZE);

@@ -39,9 +39,9 @@ static inline bool kmap_debug_enabled(void)
 }
 
 /*
- * The kmap_atomic slot for code that runs in any context (the allocator's
- * zeroing and poisoning, mempool's poison): its n-th (0 or 1) slot of the
- * context it is in - KM_IRQ0/KM_IRQ1 in an interrupt handler, else
+ * The kmap_atomic slot for code that runs in any context: its n-th (0 or
+ * 1) slot of the context it is in - KM_IRQ0/KM_IRQ1 in an interrupt
+ * handler, else
  * KM_USER0/KM_USER1, interrupts on or off.  Handlers do not nest and
  * never use KM_USER*; a task uses KM_IRQ* only with interrupts off, and
  * kmap_atomic keeps other tasks off the CPU: so neither side ever finds
@@ -52,6 +52,16 @@ static inline enum km_type kmap_atomic_type(unsigned int n)
 	if (in_interrupt())
 		return n ? KM_IRQ1 : KM_IRQ0;
 	return n ? KM_USER1 : KM_USER0;
+}
+
+/*
+ * The allocators' own slot (page zeroing and poisoning, mempool's
+ * poison) in the context they run in: an allocation inside its caller's
+ * kmap_atomic section never takes the caller's slot.
+ */
+static inline enum km_type kmap_alloc_type(void)
+{
+	return in_interrupt() ? KM_ALLOC_IRQ : KM_ALLOC;
 }
 
 /* Slots of the pkmap window in use (for tests and dumps). */

@@ -220,7 +220,7 @@ static void poison_element(const mempool_t *pool, void *element, bool check)
 		unsigned long nr = 1UL << (unsigned long)pool->pool_data;
 
 		for (unsigned long i = 0; i < nr; i++) {
-			enum km_type km = kmap_atomic_type(0);
+			enum km_type km = kmap_alloc_type();
 			u8 *p = kmap_atomic(page + i, km);
 			bool last = i == nr - 1;
 			long bad = -1;

@@ -16,8 +16,8 @@
  * pattern when the page is handed out again: a write to a page after it
  * was freed is reported with the offset and the bytes found (2.6.30's
  * generic page poisoning).  Unlike 2.6, highmem pages are poisoned too,
- * in any context: through the context's second kmap_atomic slot,
- * kmap_atomic_type(1) (mm/highmem.c).
+ * in any context: through the allocators' kmap_atomic slot of the
+ * context, kmap_alloc_type() (mm/highmem.c).
  *
  * free_pages_check() and check_new_pages() look at one block as it
  * leaves or enters the allocator: a page in the wrong state there is a
@@ -242,14 +242,15 @@ static int page_poison_setup(const char *val)
 early_param("page_poison", page_poison_setup);
 
 /*
- * Pages are freed and allocated in interrupt handlers too (GFP_ATOMIC):
- * the poison is written and checked through the context's second
- * kmap_atomic slot (KM_USER1, or KM_IRQ1 in a handler), so that it never
- * takes the slot of a task it interrupted, nor clear_highpage's first one.
+ * Pages are freed and allocated in interrupt handlers too (GFP_ATOMIC),
+ * and inside their callers' kmap_atomic sections: the poison is written
+ * and checked through the allocators' slot of the context (KM_ALLOC, or
+ * KM_ALLOC_IRQ in a handler), one page at a time, so that it never takes
+ * a caller's slot nor one of a task it interrupted.
  */
 void poison_pages(struct page *page, unsigned int nr)
 {
-	enum km_type km = kmap_atomic_type(1);
+	enum km_type km = kmap_alloc_type();
 
 	for (unsigned int i = 0; i < nr; i++) {
 		void *addr = kmap_atomic(page + i, km);
@@ -261,7 +262,7 @@ void poison_pages(struct page *page, unsigned int nr)
 
 void check_poison_pages(struct page *page, unsigned int nr)
 {
-	enum km_type km = kmap_atomic_type(1);
+	enum km_type km = kmap_alloc_type();
 
 	for (unsigned int i = 0; i < nr; i++) {
 		u8 *addr = kmap_atomic(page + i, km);

@@ -9,9 +9,11 @@
  * kmapped), so a mapping that worked by accident through the linear map
  * cannot pass.
  *
- * With page_poison=1 the allocator itself uses the context's second slot
- * (KM_USER1 in a task), and __GFP_ZERO its first (KM_USER0), so no case
- * allocates or frees while it holds an atomic slot.
+ * The allocators zero and poison pages through slots of their own
+ * (KM_ALLOC, KM_ALLOC_IRQ): three cases allocate and free zeroed pages,
+ * lowmem and highmem, while they hold each slot a caller can hold
+ * (KM_USER0/1 in a task, KM_IRQ0/1 in a timer), which page_poison=1
+ * boots repeat with every page poisoned and checked on the way.
  *
  * The stale-slot case makes kmap() flush while a test hook, run after the
  * flush and before kmap() retakes its lock, kunmaps a page, as a kunmap()
@@ -736,6 +738,90 @@ static void kmap_atomic_type_by_context(struct ktest *t)
 }
 
 /*
+ * Zeroed pages allocated and freed while the caller holds slot type:
+ * lowmem always, highmem when the machine has it.  Each must come back
+ * zero; the allocator must take neither the caller's slot nor one its
+ * context may hold (before KM_ALLOC it took KM_USER0 and KM_USER1, and
+ * KM_IRQ0/1 in a handler: "BUG: kmap_atomic: slot ... while still held").
+ */
+static int zeroed_allocs_under(enum km_type type, gfp_t gfp)
+{
+	struct page *holder = alloc_page(gfp), *lo, *hi = NULL;
+	int bad = 0;
+	void *a, *z;
+
+	if (!holder)
+		return -1;
+	a = kmap_atomic(holder, type);
+	lo = alloc_page(gfp | __GFP_ZERO);
+	if (have_highmem())
+		hi = alloc_page(gfp | __GFP_HIGHMEM | __GFP_ZERO);
+	for (int i = 0; i < 2; i++) {
+		struct page *p = i ? hi : lo;
+
+		if (!p)
+			continue;
+		z = kmap_atomic(p, type == KM_USER0 || type == KM_IRQ0 ?
+				   type + 1 : type - 1);
+		bad += memchr_inv(z, 0, PAGE_SIZE) != NULL;
+		kunmap_atomic(z, type == KM_USER0 || type == KM_IRQ0 ?
+				 type + 1 : type - 1);
+		__free_page(p);
+	}
+	kunmap_atomic(a, type);
+	__free_page(holder);
+	return lo ? bad : -1;
+}
+
+static void zeroing_inside_a_tasks_kmap_atomic(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, zeroed_allocs_under(KM_USER0, GFP_ATOMIC), 0);
+	KTEST_EXPECT_EQ(t, zeroed_allocs_under(KM_USER1, GFP_ATOMIC), 0);
+	KTEST_EXPECT_EQ(t, zeroed_allocs_under(KM_USER0, GFP_KERNEL & ~__GFP_WAIT), 0);
+}
+
+static void zeroing_inside_an_irqs_kmap_atomic_with_irqs_off(struct ktest *t)
+{
+	unsigned long flags;
+	int r0, r1;
+
+	/* A task with interrupts off may use the KM_IRQ slots too. */
+	local_irq_save(flags);
+	r0 = zeroed_allocs_under(KM_IRQ0, GFP_ATOMIC);
+	r1 = zeroed_allocs_under(KM_IRQ1, GFP_ATOMIC);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, r0, 0);
+	KTEST_EXPECT_EQ(t, r1, 0);
+}
+
+static struct {
+	struct timer_list timer;
+	int result[2];
+	bool ran;
+} zero_timer;
+
+static void zero_in_a_timer(unsigned long unused)
+{
+	zero_timer.result[0] = zeroed_allocs_under(KM_IRQ0, GFP_ATOMIC);
+	zero_timer.result[1] = zeroed_allocs_under(KM_IRQ1, GFP_ATOMIC);
+	WRITE_ONCE(zero_timer.ran, true);
+}
+
+static void zeroing_inside_a_timers_kmap_atomic(struct ktest *t)
+{
+	memset(&zero_timer, 0, sizeof(zero_timer));
+	setup_timer(&zero_timer.timer, zero_in_a_timer, 0);
+	mod_timer(&zero_timer.timer, jiffies + 1);
+	if (!ktest_wait_until(READ_ONCE(zero_timer.ran), WAIT_JIFFIES)) {
+		del_timer_sync(&zero_timer.timer);
+		KTEST_FAIL(t, "the timer did not run within %d s", WAIT_JIFFIES / HZ);
+		return;
+	}
+	KTEST_EXPECT_EQ(t, zero_timer.result[0], 0);
+	KTEST_EXPECT_EQ(t, zero_timer.result[1], 0);
+}
+
+/*
  * debug_kmap switches the slot validator: off, KM_IRQ0 with interrupts
  * on (a misuse it reports, see tests/highmem_misuse.c) passes unreported.
  * The validator is on exactly when the boot did not say debug_locks=0
@@ -1000,6 +1086,9 @@ static const struct ktest_case highmem_cases[] = {
 	KTEST_CASE(kmap_unmap_during_flush_stays_stale),
 	KTEST_CASE(kmap_atomic_disables_preemption),
 	KTEST_CASE(kmap_atomic_type_by_context),
+	KTEST_CASE(zeroing_inside_a_tasks_kmap_atomic),
+	KTEST_CASE(zeroing_inside_an_irqs_kmap_atomic_with_irqs_off),
+	KTEST_CASE(zeroing_inside_a_timers_kmap_atomic),
 	KTEST_CASE(kmap_validator_switch),
 	KTEST_CASE(kmap_atomic_two_threads_one_cpu),
 	KTEST_CASE(kmap_atomic_timer_and_thread),
