@@ -210,11 +210,11 @@ void *kzalloc(size_t size, gfp_t flags)
 	return __kmalloc(size, flags | __GFP_ZERO, MM_RET_IP);
 }
 
-void *kcalloc(size_t n, size_t size, gfp_t flags)
+void *kmalloc_array(size_t n, size_t size, gfp_t flags)
 {
 	if (size && n > SIZE_MAX / size)
 		return NULL;
-	return __kmalloc(n * size, flags | __GFP_ZERO, MM_RET_IP);
+	return __kmalloc(n * size, flags, MM_RET_IP);
 }
 
 /*

@@ -309,7 +309,7 @@ mempool_t *mempool_create(int min_nr, mempool_alloc_t *alloc_fn,
 	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
 	if (!pool)
 		return NULL;
-	pool->elements = kmalloc((size_t)min_nr * sizeof(void *), GFP_KERNEL);
+	pool->elements = kmalloc_array(min_nr, sizeof(void *), GFP_KERNEL);
 	if (!pool->elements) {
 		kfree(pool);
 		return NULL;
@@ -417,8 +417,8 @@ int mempool_resize(mempool_t *pool, int new_min_nr, int gfp_mask)
 	spin_unlock_irqrestore(&pool->lock, flags);
 
 	/* Grow: a bigger array first, then elements to fill it. */
-	new_elements = kmalloc((size_t)new_min_nr * sizeof(void *),
-			       (gfp_t)gfp_mask);
+	new_elements = kmalloc_array(new_min_nr, sizeof(void *),
+				     (gfp_t)gfp_mask);
 	if (!new_elements)
 		return -ENOMEM;
 	spin_lock_irqsave(&pool->lock, flags);

@@ -51,7 +51,17 @@ unsigned int kmem_cache_size(const struct kmem_cache *cachep);
 
 void *kmalloc(size_t size, gfp_t flags);
 void *kzalloc(size_t size, gfp_t flags);
-void *kcalloc(size_t n, size_t size, gfp_t flags);
+/*
+ * n objects of size bytes, or NULL when n * size does not fit a size_t
+ * (Linux 3.4's kmalloc_array: a product that wraps would hand out a
+ * small block for a big request); kcalloc zeroes them.
+ */
+void *kmalloc_array(size_t n, size_t size, gfp_t flags);
+
+static inline void *kcalloc(size_t n, size_t size, gfp_t flags)
+{
+	return kmalloc_array(n, size, flags | __GFP_ZERO);
+}
 void *krealloc(const void *p, size_t new_size, gfp_t flags);
 void kfree(const void *objp);
 /* The usable size of a kmalloc object (its class size). */
