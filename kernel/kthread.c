@@ -14,7 +14,8 @@
  * kthread_stop() holds one of its own while it waits, so a stopped
  * thread's exit code is still there to read.  A thread that returns on
  * its own is freed with nobody waiting (Linux's contract: kthread_stop()
- * only for threads that wait for kthread_should_stop()).
+ * only for threads that wait for kthread_should_stop(), or that were
+ * never woken: those never run their function, and give -EINTR).
  *
  * Locking: tasklist_lock (irqsave, a leaf) protects the list of tasks,
  * the counts and each task's exit hand-off (PF_EXITING and vfork_done),

@@ -44,6 +44,7 @@
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
+#include "lib/errno.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
 
@@ -249,13 +250,19 @@ again:
 		goto again;
 }
 
-/* A new thread's first instructions (arch_thread_init points here). */
+/*
+ * A new thread's first instructions (arch_thread_init points here).  One
+ * stopped before it first ran never runs its function, and kthread_stop()
+ * gets -EINTR (2.6's kthread()).
+ */
 static void __noreturn kthread_entry(void)
 {
 	struct task_struct *self;
 
 	finish_task_switch();
 	self = current;
+	if (kthread_should_stop())
+		do_exit(-EINTR);
 	do_exit(self->threadfn(self->data));
 }
 

@@ -35,6 +35,7 @@
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
 #include "lib/err.h"
+#include "lib/errno.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
 #include "tests/ktest.h"
@@ -235,6 +236,31 @@ static void kthread_stop_returns_the_exit_code(struct ktest *t)
 	wake_up_process(k);
 	assert_eventually(t, nr_threads() == base);
 	KTEST_EXPECT_EQ(t, read_int(&sh.self_exit_ran), 1);
+}
+
+/*
+ * kthread_stop() of a thread that was never woken: its function never
+ * runs, and kthread_stop() returns -EINTR (2.6's kthread() looks at
+ * kthread_should_stop() before it calls the function).
+ */
+static int never_to_run(void *data)
+{
+	__atomic_store_n((int *)data, 1, __ATOMIC_RELEASE);
+	return 7;
+}
+
+static void kthread_stop_before_the_first_wake_up(struct ktest *t)
+{
+	static int ran;
+	unsigned int base = nr_threads();
+	struct task_struct *k;
+
+	ran = 0;
+	k = kthread_create(never_to_run, &ran, "sched-test/never");
+	KTEST_ASSERT_FALSE(t, IS_ERR(k));
+	KTEST_EXPECT_EQ(t, kthread_stop(k), -EINTR);
+	KTEST_EXPECT_EQ(t, read_int(&ran), 0);
+	assert_eventually(t, nr_threads() == base);
 }
 
 /* ---- contexts ------------------------------------------------------------ */
@@ -709,6 +735,7 @@ static const struct ktest_case sched_cases[] = {
 	KTEST_CASE(threads_run_on_every_cpu),
 	KTEST_CASE(unbound_threads_go_to_the_least_loaded_cpu),
 	KTEST_CASE(kthread_stop_returns_the_exit_code),
+	KTEST_CASE(kthread_stop_before_the_first_wake_up),
 	KTEST_CASE(contexts_are_told_apart),
 	KTEST_CASE(might_sleep_counts_atomic_callers),
 	KTEST_CASE(tick_preempts_cpu_bound_threads),
