@@ -61,8 +61,10 @@
  *
  * Asserted: kmap_lock held in the _locked helpers; kmap() may sleep; a
  * type is below KM_TYPE_NR; kmap_atomic's slot is taken and given back
- * with preemption off; a highmem slot's PTE is free when it is taken and
- * kunmap_atomic gets that slot's address; kunmap() is of a kmapped page.
+ * with preemption off; a highmem slot's PTE is free when it is taken;
+ * kunmap() is of a kmapped page.  A kunmap_atomic() of a slot this CPU
+ * does not hold, or of another address than the slot's, prints "BUG:
+ * kunmap_atomic: slot KM_x of CPU n given back ..." and panics.
  *
  * Lock order: kmap_lock (irqsave) is a leaf: nothing is taken under it,
  * and the cross-call flush and the sleep happen with it dropped.
@@ -290,25 +292,51 @@ static enum kmap_context kmap_context(void)
 	return irqs_disabled() ? KMAP_TASK_IRQS_OFF : KMAP_TASK_IRQS_ON;
 }
 
+/* "FUNCTION+off/size in CONTEXT" of the slot's last user, or "none". */
+static void slot_user_name(int cpu, enum km_type type, char *who, size_t len)
+{
+	const struct kmap_slot_user *prev = &kmap_slot_users[cpu][type];
+	char sym[96];
+
+	if (!prev->ip)
+		snprintf(who, len, "none");
+	else if (kallsyms_lookup(prev->ip, sym, sizeof(sym)))
+		snprintf(who, len, "%s in %s", sym,
+			 kmap_context_names[prev->context]);
+	else
+		snprintf(who, len, "[<%08lx>] in %s", prev->ip,
+			 kmap_context_names[prev->context]);
+}
+
 static void __noreturn kmap_slot_bug(int cpu, enum km_type type,
 				     enum kmap_context ctx, bool held)
 {
-	const struct kmap_slot_user *prev = &kmap_slot_users[cpu][type];
-	char who[128], sym[96];
+	char who[128];
 
-	if (!prev->ip)
-		snprintf(who, sizeof(who), "none");
-	else if (kallsyms_lookup(prev->ip, sym, sizeof(sym)))
-		snprintf(who, sizeof(who), "%s in %s", sym,
-			 kmap_context_names[prev->context]);
-	else
-		snprintf(who, sizeof(who), "[<%08lx>] in %s", prev->ip,
-			 kmap_context_names[prev->context]);
+	slot_user_name(cpu, type, who, sizeof(who));
 	pr_alert("BUG: kmap_atomic: slot %s of CPU %d %s %s%s (previous user: %s)\n",
 		 km_type_names[type], cpu, held ? "taken in" : "used in",
 		 kmap_context_names[ctx], held ? " while still held" : "", who);
 	dump_stack();
 	panic("kmap_atomic: slot misuse");
+}
+
+/*
+ * A kunmap_atomic() that does not match a kmap_atomic(): of a slot this
+ * CPU does not hold (given back twice, or never taken), or of an address
+ * that is not the slot's.  Always fatal, validator or not: the slot's
+ * preemption count and mapping would be undone a second time.
+ */
+static void __noreturn kunmap_slot_bug(int cpu, enum km_type type,
+				       const void *kvaddr, const char *what)
+{
+	char who[128];
+
+	slot_user_name(cpu, type, who, sizeof(who));
+	pr_alert("BUG: kunmap_atomic: slot %s of CPU %d %s: %p (previous user: %s)\n",
+		 km_type_names[type], cpu, what, kvaddr, who);
+	dump_stack();
+	panic("kunmap_atomic: slot misuse");
 }
 
 /*
@@ -376,13 +404,17 @@ void *kmap_atomic(struct page *page, enum km_type type)
 void kunmap_atomic(void *kvaddr, enum km_type type)
 {
 	unsigned long vaddr = (unsigned long)kvaddr & PAGE_MASK;
-	int cpu = smp_processor_id();	/* preemption is off since kmap_atomic */
+	/* Raw: an unbalanced call may come with preemption on. */
+	int cpu = raw_smp_processor_id();
 
 	BUG_ON(type >= KM_TYPE_NR);
-	BUG_ON(!in_atomic());
+	if (!kmap_slot_users[cpu][type].held || !in_atomic())
+		kunmap_slot_bug(cpu, type, kvaddr, "given back but not held");
 	/* A lowmem page had nothing mapped. */
 	if (vaddr >= FIXADDR_START) {
-		BUG_ON(vaddr != kmap_atomic_vaddr(cpu, type));
+		if (vaddr != kmap_atomic_vaddr(cpu, type))
+			kunmap_slot_bug(cpu, type, kvaddr,
+					"given back with another address");
 		clear_kernel_pte(vaddr);
 	}
 	kmap_slot_users[cpu][type].held = false;

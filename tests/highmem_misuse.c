@@ -8,6 +8,7 @@
  *   kmap_irq_slot_in_task   a task takes KM_IRQ0 with interrupts on: a
  *                           handler could interrupt it and take it too
  *   kmap_slot_taken_twice   a task takes KM_USER1 while it holds it
+ *   kunmap_atomic_twice     a task gives KM_USER0 back twice
  *
  * Each first takes and gives back the slot legitimately, so that the
  * report names it as the previous user.  The pages are lowmem (the boots
@@ -92,3 +93,15 @@ static void misuse_kmap_slot_taken_twice(void)
 	kunmap_atomic(pa, KM_USER1);
 }
 KTEST_MISUSE(kmap_slot_taken_twice, misuse_kmap_slot_taken_twice);
+
+static void misuse_kunmap_atomic_twice(void)
+{
+	struct page *page = misuse_page();
+	void *addr = kmap_atomic(page, KM_USER0);
+
+	pr_info("ktest: misuse kunmap_atomic_twice: KM_USER0 given back twice\n");
+	kunmap_atomic(addr, KM_USER0);
+	kunmap_atomic(addr, KM_USER0);
+	__free_page(page);
+}
+KTEST_MISUSE(kunmap_atomic_twice, misuse_kunmap_atomic_twice);
