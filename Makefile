@@ -4,6 +4,8 @@
 #   make test    the whole suite: host tests, the exercises and the QEMU boot matrix
 #   make report  build/report/index.html: the results and pictures of memory
 #                of the last make test's boots (or of LOG=build/run.log)
+#   make autograder LAB=NAME  build/autograder-NAME.zip, the lab's autograder
+#                for Gradescope (GRADE_EXTRA=DIR: hidden tests; labs/gradescope/)
 #
 # Variables: CROSS (toolchain prefix), MEM, CPUS, APPEND, FIRMWARE (bios or
 # uefi), BOOT (kernel, iso or iso-mb1), MACHINE (q35) for run/debug,
@@ -327,11 +329,14 @@ bench-host: deps $(BENCH_BIN) $(BENCH_ND_BIN)
 # an ISO, BOOT=iso or iso-mb1).  The images are remade only when the kernel,
 # grub.cfg, tools/mkiso or ISO_APPEND change: ISO_APPEND lives in
 # $(ISO_STAMP), rewritten only when it differs.
-ISO_APPEND ?= $(if $(filter-out kernel,$(BOOT)),$(APPEND))
+# Both are taken as written: $(value ...), never expanded by make (a "$"
+# stays a "$"), and tools/mkiso quotes the line for GRUB's parser.
+ISO_APPEND ?= $(if $(filter-out kernel,$(BOOT)),$(value APPEND))
+ISO_CMDLINE = $(if $(filter command line environment,$(origin ISO_APPEND)),$(value ISO_APPEND),$(ISO_APPEND))
 ISO_STAMP  := $(BUILD)/iso-append.txt
-ifneq ($(file <$(ISO_STAMP)),$(ISO_APPEND))
+ifneq ($(file <$(ISO_STAMP)),$(ISO_CMDLINE))
   $(shell mkdir -p $(BUILD))
-  $(file >$(ISO_STAMP),$(ISO_APPEND))
+  $(file >$(ISO_STAMP),$(ISO_CMDLINE))
 endif
 
 iso: $(ISO) $(ISO_MB1)
@@ -357,7 +362,13 @@ RUN_ARGS = --firmware $(FIRMWARE) --boot $(BOOT) \
 	   $(if $(MACHINE),--machine $(MACHINE)) -m $(MEM) --smp $(CPUS) \
 	   --kernel $(KERNEL) --iso $(ISO) --iso-mb1 $(ISO_MB1) \
 	   --vars $(BUILD)/ovmf-vars.fd \
-	   $(if $(filter kernel,$(BOOT)),--append "$(APPEND)")
+	   $(if $(filter kernel,$(BOOT)),--append-env MM86_APPEND)
+
+# The kernel command line reaches the kernel byte for byte: APPEND's text
+# as given on make's command line ($(value APPEND): make does not expand
+# it, so a "$" stays a "$"), handed to qemu-run in the environment, so no
+# shell parses it either (quotes, spaces and backticks stay as they are).
+export MM86_APPEND := $(value APPEND)
 
 # make run gives up after RUN_TIMEOUT seconds without a verdict (0: never),
 # naming the case that was running; make debug never does (you may sit in
@@ -365,8 +376,10 @@ RUN_ARGS = --firmware $(FIRMWARE) --boot $(BOOT) \
 # minute; the per-case watchdog names a hanging case after 30 s.
 RUN_TIMEOUT ?= 300
 
+RUN_LOG ?= $(BUILD)/run.log
+
 run: deps $(KERNEL) $(RUN_IMAGE)
-	@$(PYTHON) tools/qemu-run --timeout $(RUN_TIMEOUT) --log $(BUILD)/run.log \
+	@$(PYTHON) tools/qemu-run --timeout $(RUN_TIMEOUT) --log $(RUN_LOG) \
 		$(RUN_ARGS)
 
 # make debug boots as make run does, but QEMU waits for gdb on GDBPORT
@@ -505,6 +518,14 @@ grade: grade-kernel
 
 handin: grade-kernel
 	@$(PYTHON) tools/handin.py --build $(GRADE_BUILD) --grade-args "$(GRADE_ARGS)"
+
+# The zip a teacher uploads to Gradescope: the lab's hand-out tree, its
+# set-up and run_autograder (labs/gradescope/README.md); reference tree only.
+.PHONY: autograder
+autograder:
+	@$(PYTHON) labs/gradescope/autograder.py zip --lab '$(LAB)' \
+		$(if $(GRADE_EXTRA),--extra $(abspath $(GRADE_EXTRA))) \
+		--out $(BUILD)/autograder-$(LAB).zip
 
 test-labs: deps $(KERNEL)
 	$(PYTHON) tools/lab.py prove --build $(BUILD) --jobs $(JOBS) \

@@ -3,7 +3,10 @@
 
 Three kinds:
   - the unit tests of the host tools themselves (the KTAP parser, the
-    boot runner's judging, the package check), found as tools/test_*.py;
+    boot runner's judging, the package check, the grader's verdicts),
+    found as tools/test_*.py; among them tools/test_gradescope.py runs
+    the Gradescope autograder on one lab, which builds and boots (it is
+    skipped without the reference kernel, the cross compiler or QEMU);
   - the user-space build of the kernel (build/host/mm86-host: mm/, kernel/
     and lib/ under AddressSanitizer and UBSan, CPUs as threads), run in a
     few configurations; each run's KTAP report is judged like a boot's
