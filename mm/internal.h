@@ -33,6 +33,12 @@ bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
  */
 int zone_check(struct zone *zone, char *why, size_t len);
 int check_all_zones(char *why, size_t len);
+/*
+ * The same over every zone, but stepping over the tails of free blocks
+ * and of allocations (their pages are checked as they move): each free
+ * block and each other page visited once, for a check after every test.
+ */
+int check_all_zones_quick(char *why, size_t len);
 
 /* Reports a page in a state it must not be in, then stops the kernel. */
 void bad_page(const struct page *page, const char *reason) __noreturn;
