@@ -452,4 +452,12 @@ void slabinfo_line(struct kmem_cache *cachep, char *buf, size_t len);
 /* Objects handed out and not yet freed, over every cache. */
 unsigned long slab_live_objects(void);
 
+/*
+ * Checks every cache's slabs, lists, counters and arrays against each
+ * other, the CPUs whose arrays hold objects stopped meanwhile
+ * (mm/slab_check.c).  Returns the number of violations, the first
+ * described in why.  Task context.
+ */
+int slab_check_all(char *why, size_t len);
+
 #endif /* MM_SLAB_INTERNAL_H */
