@@ -8,7 +8,9 @@
  * case are not printed at all, so the plan always matches what runs.
  *
  * Each case runs as: snapshot every KTEST_RESOURCE counter; init; the
- * case; exit (only if init completed, even when the case aborted); compare
+ * case; exit (only if init completed, even when the case aborted); check
+ * every KTEST_INVARIANT (before the counters' settling drains the slab
+ * arrays, so that the arrays are checked as the case left them); compare
  * the counters.  A failed ASSERT longjmps back here, so the case's own
  * stack frames are abandoned, never returned through.
  *
@@ -48,6 +50,7 @@
 #include "tests/ktest.h"
 
 #define MAX_RESOURCES 16
+#define MAX_INVARIANTS 8
 #define FILTER_MAX 1024	/* the whole list */
 #define GLOB_MAX 128		/* one glob of it */
 
@@ -58,6 +61,8 @@ extern const struct ktest_resource *const __start_ktest_resources[] __weak,
 	*const __stop_ktest_resources[] __weak;
 extern const struct ktest_misuse *const __start_ktest_misuse[] __weak,
 	*const __stop_ktest_misuse[] __weak;
+extern const struct ktest_invariant *const __start_ktest_invariants[] __weak,
+	*const __stop_ktest_invariants[] __weak;
 
 static char filter[FILTER_MAX];
 static u64 boot_seed;
@@ -464,6 +469,76 @@ static void check_leaks(struct ktest *t, const long *before)
 	}
 }
 
+static unsigned int nr_invariants(void)
+{
+	return (unsigned int)(__stop_ktest_invariants - __start_ktest_invariants);
+}
+
+/* An invariant found broken stays so: the case after which it broke is named. */
+static bool invariant_broken[MAX_INVARIANTS];
+
+/* What each invariant's check costs, said at the end of the run. */
+static struct invariant_cost {
+	unsigned int runs;
+	u64 total_ns, most_ns;
+	const char *most_suite, *most_case;
+} invariant_cost[MAX_INVARIANTS];
+
+static void note_invariant_cost(struct invariant_cost *c,
+				const struct ktest *t, u64 ns)
+{
+	c->runs++;
+	c->total_ns += ns;
+	if (ns > c->most_ns) {
+		c->most_ns = ns;
+		c->most_suite = t->suite->name;
+		c->most_case = t->name;
+	}
+}
+
+static void print_invariant_costs(void)
+{
+	for (unsigned int i = 0; i < nr_invariants(); i++) {
+		const struct invariant_cost *c = &invariant_cost[i];
+
+		if (c->runs)
+			printk_raw("# ktest: %s checked after %u cases in %llu us, at most %llu us (after %s.%s)\n",
+				   __start_ktest_invariants[i]->name, c->runs,
+				   (unsigned long long)(c->total_ns / 1000),
+				   (unsigned long long)(c->most_ns / 1000),
+				   c->most_suite, c->most_case);
+	}
+}
+
+/* After the case and its exit: every invariant of the kernel holds. */
+static void check_invariants(struct ktest *t)
+{
+	char why[KTEST_CAPTURE_LINE];
+
+	for (unsigned int i = 0; i < nr_invariants(); i++) {
+		const struct ktest_invariant *inv = __start_ktest_invariants[i];
+		u64 start;
+		int n;
+
+		if (invariant_broken[i])
+			continue;
+		why[0] = '\0';
+		start = printk_clock_ns();
+		n = inv->check(why, sizeof(why));
+		note_invariant_cost(&invariant_cost[i], t,
+				    printk_clock_ns() - start);
+		if (n <= 0)
+			continue;
+		invariant_broken[i] = true;
+		t->failed = true;
+		printk_raw("    # %s: CORRUPTION of %s: %s\n", t->name,
+			   inv->name, why);
+		if (n > 1)
+			printk_raw("    # %s: ... %d more violations of %s not shown\n",
+				   t->name, n - 1, inv->name);
+	}
+}
+
 /* ---- the watchdog ---- */
 
 static struct timer_list watchdog;
@@ -588,6 +663,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c,
 	}
 	if (inited && s->exit)
 		s->exit(&t);
+	check_invariants(&t);
 	if (!t.skipped)
 		check_leaks(&t, before);
 	watchdog_disarm();
@@ -666,6 +742,7 @@ int ktest_run_all(void)
 	unsigned int nsuites = 0, num = 0;
 
 	BUG_ON(nr_resources() > MAX_RESOURCES);
+	BUG_ON(nr_invariants() > MAX_INVARIANTS);
 	if (!seed_given)
 		boot_seed = get_cycles();
 	set_panic_context(ktest_panic_context);
@@ -690,6 +767,7 @@ int ktest_run_all(void)
 		printk_raw("# ktest: slowest case %s.%s: %u ms (time limit %u s)\n",
 			   slowest_suite, slowest_case,
 			   jiffies_to_msecs(slowest_jiffies), time_limit_s);
+	print_invariant_costs();
 
 	if (total.fail)
 		pr_err("ktest: %u of %u tests FAILED\n", total.fail,

@@ -14,7 +14,26 @@
  * Around every case (init and exit included) the runner snapshots each
  * registered resource counter (KTEST_RESOURCE: free pages, live slab
  * objects, ...) and fails the case if one differs afterwards: a leak
- * fails the test that caused it.
+ * fails the test that caused it.  The line says
+ *
+ *     # CASE: LEAK of LABEL: B before the case, A after
+ *
+ * After every case and its exit, before the counters are read, the
+ * runner checks each registered invariant of the whole kernel
+ * (KTEST_INVARIANT: the buddy lists of every zone, every slab cache); a
+ * violation fails the case with one line that names the invariant and
+ * its first violation, and a second that counts the rest when there are
+ * more:
+ *
+ *     # CASE: CORRUPTION of LABEL: FIRST VIOLATION
+ *     # CASE: ... N more violations of LABEL not shown
+ *
+ * for instance "# free_one_by_one_merges_back: CORRUPTION of the buddy
+ * free lists: Normal: pfn 0x1c400 is the head of an order-11 block
+ * (MAX_ORDER is 11)".  CASE is the case's name (a C identifier), LABEL
+ * the invariant's.  Corrupted state stays: an invariant found broken is
+ * reported by the case after which it was found, and not checked again
+ * in that boot, so later cases are not blamed for it.
  *
  * Cases run in the init kernel thread, with interrupts on.  A case may
  * start threads of its own; they may EXPECT (failures are recorded and
@@ -96,6 +115,22 @@ void ktest_resources_settle(void);
 	static const struct ktest_resource __ktest_res_##var = { label, fn }; \
 	static const struct ktest_resource *const __ktest_resp_##var        \
 		__section("ktest_resources") __used = &__ktest_res_##var
+
+/*
+ * A kernel-wide invariant that must hold after every case (the buddy
+ * lists of every zone, every slab cache: tests/resources.c).  check
+ * writes its first violation, one line without a newline, into why
+ * (len bytes) and returns how many it found; 0 when it holds.
+ */
+struct ktest_invariant {
+	const char *name;
+	int (*check)(char *why, size_t len);
+};
+
+#define KTEST_INVARIANT(var, label, fn)                                    \
+	static const struct ktest_invariant __ktest_inv_##var = { label, fn }; \
+	static const struct ktest_invariant *const __ktest_invp_##var      \
+		__section("ktest_invariants") __used = &__ktest_inv_##var
 
 /*
  * A misuse scenario: code that must stop the kernel (a BUG:, a panic, a

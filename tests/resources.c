@@ -1,9 +1,13 @@
 /*
  * tests/resources.c - the counters every test case must leave as it found
- * them.  ktest snapshots each before a case and compares after it, so a
- * case that leaks pages fails by name.
+ * them, and the invariants of the whole kernel that must hold after it.
+ * ktest snapshots each counter before a case and compares after it, so a
+ * case that leaks pages fails by name; it checks each invariant after the
+ * case, so a case that corrupts the allocators' state, even in structures
+ * it never looks at itself, fails by name too.
  */
 #include "kernel/sched.h"
+#include "mm/internal.h"
 #include "mm/mmzone.h"
 #include "mm/slab_internal.h"
 #include "tests/ktest.h"
@@ -39,3 +43,15 @@ static long live_threads(void)
 	return (long)nr_threads();
 }
 KTEST_RESOURCE(threads, "kernel threads", live_threads);
+
+/* ---- invariants: the kernel's state holds together after every case ---- */
+
+/* Every zone's buddy lists against mem_map (mm/page_check.c). */
+static int buddy_lists_check(char *why, size_t len)
+{
+	return -check_all_zones_quick(why, len);
+}
+KTEST_INVARIANT(buddy_lists, "the buddy free lists", buddy_lists_check);
+
+/* Every slab cache's slabs, lists and arrays (mm/slab_check.c). */
+KTEST_INVARIANT(slab_caches, "the slab caches", slab_check_all);
