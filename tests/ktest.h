@@ -286,56 +286,66 @@ void ktest_fail_mem(struct ktest *t, const char *file, int line,
 void ktest_fail_msg(struct ktest *t, const char *file, int line,
 		    const char *fmt, ...) __printf(4, 5);
 
-#define __KTEST_CMP(t, a, op, b, on_fail)                                   \
+/*
+ * The macros below take the expressions' text from the KTEST_* macro
+ * itself (#a, #b there): a macro argument is stringified before it is
+ * expanded only in the macro that names it with #, so that
+ * KTEST_EXPECT_EQ(t, mask & NOWAIT_BITS, 0) says "mask & NOWAIT_BITS",
+ * as written, and not NOWAIT_BITS's expansion.
+ */
+#define __KTEST_CMP(t, a, op, b, a_str, b_str, on_fail)                     \
 	do {                                                                 \
 		__typeof__(a) __a = (a);                                     \
 		__typeof__(b) __b = (b);                                     \
 		if (!(__a op __b)) {                                         \
-			ktest_fail_cmp(t, __FILE__, __LINE__, #a, #op, #b,   \
-				       (long long)__a, (long long)__b);      \
+			ktest_fail_cmp(t, __FILE__, __LINE__, a_str, #op,    \
+				       b_str, (long long)__a,                \
+				       (long long)__b);                      \
 			on_fail;                                             \
 		}                                                            \
 	} while (0)
 
-#define __KTEST_PTR(t, a, op, b, on_fail)                                   \
+#define __KTEST_PTR(t, a, op, b, a_str, b_str, on_fail)                     \
 	do {                                                                 \
 		const void *__a = (a);                                       \
 		const void *__b = (b);                                       \
 		if (!(__a op __b)) {                                         \
-			ktest_fail_ptr(t, __FILE__, __LINE__, #a, #op, #b,   \
-				       __a, __b);                            \
+			ktest_fail_ptr(t, __FILE__, __LINE__, a_str, #op,    \
+				       b_str, __a, __b);                     \
 			on_fail;                                             \
 		}                                                            \
 	} while (0)
 
-#define __KTEST_STR(t, a, op, b, on_fail)                                   \
+#define __KTEST_STR(t, a, op, b, a_str, b_str, on_fail)                     \
 	do {                                                                 \
 		const char *__a = (a);                                       \
 		const char *__b = (b);                                       \
 		if (!(ktest_strcmp(__a, __b) op 0)) {                        \
-			ktest_fail_str(t, __FILE__, __LINE__, #a, #op, #b,   \
-				       __a, __b);                            \
+			ktest_fail_str(t, __FILE__, __LINE__, a_str, #op,    \
+				       b_str, __a, __b);                     \
 			on_fail;                                             \
 		}                                                            \
 	} while (0)
 
-#define __KTEST_MEM(t, a, b, len, on_fail)                                  \
+#define __KTEST_MEM(t, a, b, len, a_str, b_str, on_fail)                    \
 	do {                                                                 \
 		const void *__a = (a);                                       \
 		const void *__b = (b);                                       \
 		size_t __n = (len);                                          \
 		if (ktest_memcmp(__a, __b, __n) != 0) {                      \
-			ktest_fail_mem(t, __FILE__, __LINE__, #a, #b, __a,   \
-				       __b, __n);                            \
+			ktest_fail_mem(t, __FILE__, __LINE__, a_str, b_str,  \
+				       __a, __b, __n);                       \
 			on_fail;                                             \
 		}                                                            \
 	} while (0)
 
-#define __KTEST_TRUE(t, c, on_fail)                                         \
+/* "Expected c to be true" (or false, when c must not hold). */
+#define __KTEST_TRUE(t, c, want, c_str, on_fail)                            \
 	do {                                                                 \
-		if (!(c)) {                                                  \
+		if (!(c) != !(want)) {                                       \
 			ktest_fail_msg(t, __FILE__, __LINE__,                \
-				       "Expected %s to be true", #c);       \
+				       "Expected %s to be %s", c_str,        \
+				       (want) ? "true" : "false");           \
 			on_fail;                                             \
 		}                                                            \
 	} while (0)
@@ -347,35 +357,35 @@ void ktest_fail_msg(struct ktest *t, const char *file, int line,
 int ktest_strcmp(const char *a, const char *b);
 int ktest_memcmp(const void *a, const void *b, size_t n);
 
-#define KTEST_EXPECT_EQ(t, a, b) __KTEST_CMP(t, a, ==, b, __KTEST_CONT)
-#define KTEST_EXPECT_NE(t, a, b) __KTEST_CMP(t, a, !=, b, __KTEST_CONT)
-#define KTEST_EXPECT_LT(t, a, b) __KTEST_CMP(t, a, <, b, __KTEST_CONT)
-#define KTEST_EXPECT_LE(t, a, b) __KTEST_CMP(t, a, <=, b, __KTEST_CONT)
-#define KTEST_EXPECT_GT(t, a, b) __KTEST_CMP(t, a, >, b, __KTEST_CONT)
-#define KTEST_EXPECT_GE(t, a, b) __KTEST_CMP(t, a, >=, b, __KTEST_CONT)
-#define KTEST_EXPECT_TRUE(t, c) __KTEST_TRUE(t, c, __KTEST_CONT)
-#define KTEST_EXPECT_FALSE(t, c) __KTEST_TRUE(t, !(c), __KTEST_CONT)
-#define KTEST_EXPECT_PTR_EQ(t, a, b) __KTEST_PTR(t, a, ==, b, __KTEST_CONT)
-#define KTEST_EXPECT_PTR_NE(t, a, b) __KTEST_PTR(t, a, !=, b, __KTEST_CONT)
-#define KTEST_EXPECT_NULL(t, a) __KTEST_PTR(t, a, ==, NULL, __KTEST_CONT)
-#define KTEST_EXPECT_NOT_NULL(t, a) __KTEST_PTR(t, a, !=, NULL, __KTEST_CONT)
-#define KTEST_EXPECT_STREQ(t, a, b) __KTEST_STR(t, a, ==, b, __KTEST_CONT)
-#define KTEST_EXPECT_STRNE(t, a, b) __KTEST_STR(t, a, !=, b, __KTEST_CONT)
-#define KTEST_EXPECT_MEMEQ(t, a, b, n) __KTEST_MEM(t, a, b, n, __KTEST_CONT)
+#define KTEST_EXPECT_EQ(t, a, b) __KTEST_CMP(t, a, ==, b, #a, #b, __KTEST_CONT)
+#define KTEST_EXPECT_NE(t, a, b) __KTEST_CMP(t, a, !=, b, #a, #b, __KTEST_CONT)
+#define KTEST_EXPECT_LT(t, a, b) __KTEST_CMP(t, a, <, b, #a, #b, __KTEST_CONT)
+#define KTEST_EXPECT_LE(t, a, b) __KTEST_CMP(t, a, <=, b, #a, #b, __KTEST_CONT)
+#define KTEST_EXPECT_GT(t, a, b) __KTEST_CMP(t, a, >, b, #a, #b, __KTEST_CONT)
+#define KTEST_EXPECT_GE(t, a, b) __KTEST_CMP(t, a, >=, b, #a, #b, __KTEST_CONT)
+#define KTEST_EXPECT_TRUE(t, c) __KTEST_TRUE(t, c, true, #c, __KTEST_CONT)
+#define KTEST_EXPECT_FALSE(t, c) __KTEST_TRUE(t, c, false, #c, __KTEST_CONT)
+#define KTEST_EXPECT_PTR_EQ(t, a, b) __KTEST_PTR(t, a, ==, b, #a, #b, __KTEST_CONT)
+#define KTEST_EXPECT_PTR_NE(t, a, b) __KTEST_PTR(t, a, !=, b, #a, #b, __KTEST_CONT)
+#define KTEST_EXPECT_NULL(t, a) __KTEST_PTR(t, a, ==, NULL, #a, "NULL", __KTEST_CONT)
+#define KTEST_EXPECT_NOT_NULL(t, a) __KTEST_PTR(t, a, !=, NULL, #a, "NULL", __KTEST_CONT)
+#define KTEST_EXPECT_STREQ(t, a, b) __KTEST_STR(t, a, ==, b, #a, #b, __KTEST_CONT)
+#define KTEST_EXPECT_STRNE(t, a, b) __KTEST_STR(t, a, !=, b, #a, #b, __KTEST_CONT)
+#define KTEST_EXPECT_MEMEQ(t, a, b, n) __KTEST_MEM(t, a, b, n, #a, #b, __KTEST_CONT)
 
-#define KTEST_ASSERT_EQ(t, a, b) __KTEST_CMP(t, a, ==, b, __KTEST_STOP)
-#define KTEST_ASSERT_NE(t, a, b) __KTEST_CMP(t, a, !=, b, __KTEST_STOP)
-#define KTEST_ASSERT_LT(t, a, b) __KTEST_CMP(t, a, <, b, __KTEST_STOP)
-#define KTEST_ASSERT_LE(t, a, b) __KTEST_CMP(t, a, <=, b, __KTEST_STOP)
-#define KTEST_ASSERT_GT(t, a, b) __KTEST_CMP(t, a, >, b, __KTEST_STOP)
-#define KTEST_ASSERT_GE(t, a, b) __KTEST_CMP(t, a, >=, b, __KTEST_STOP)
-#define KTEST_ASSERT_TRUE(t, c) __KTEST_TRUE(t, c, __KTEST_STOP)
-#define KTEST_ASSERT_FALSE(t, c) __KTEST_TRUE(t, !(c), __KTEST_STOP)
-#define KTEST_ASSERT_PTR_EQ(t, a, b) __KTEST_PTR(t, a, ==, b, __KTEST_STOP)
-#define KTEST_ASSERT_NULL(t, a) __KTEST_PTR(t, a, ==, NULL, __KTEST_STOP)
-#define KTEST_ASSERT_NOT_NULL(t, a) __KTEST_PTR(t, a, !=, NULL, __KTEST_STOP)
-#define KTEST_ASSERT_STREQ(t, a, b) __KTEST_STR(t, a, ==, b, __KTEST_STOP)
-#define KTEST_ASSERT_MEMEQ(t, a, b, n) __KTEST_MEM(t, a, b, n, __KTEST_STOP)
+#define KTEST_ASSERT_EQ(t, a, b) __KTEST_CMP(t, a, ==, b, #a, #b, __KTEST_STOP)
+#define KTEST_ASSERT_NE(t, a, b) __KTEST_CMP(t, a, !=, b, #a, #b, __KTEST_STOP)
+#define KTEST_ASSERT_LT(t, a, b) __KTEST_CMP(t, a, <, b, #a, #b, __KTEST_STOP)
+#define KTEST_ASSERT_LE(t, a, b) __KTEST_CMP(t, a, <=, b, #a, #b, __KTEST_STOP)
+#define KTEST_ASSERT_GT(t, a, b) __KTEST_CMP(t, a, >, b, #a, #b, __KTEST_STOP)
+#define KTEST_ASSERT_GE(t, a, b) __KTEST_CMP(t, a, >=, b, #a, #b, __KTEST_STOP)
+#define KTEST_ASSERT_TRUE(t, c) __KTEST_TRUE(t, c, true, #c, __KTEST_STOP)
+#define KTEST_ASSERT_FALSE(t, c) __KTEST_TRUE(t, c, false, #c, __KTEST_STOP)
+#define KTEST_ASSERT_PTR_EQ(t, a, b) __KTEST_PTR(t, a, ==, b, #a, #b, __KTEST_STOP)
+#define KTEST_ASSERT_NULL(t, a) __KTEST_PTR(t, a, ==, NULL, #a, "NULL", __KTEST_STOP)
+#define KTEST_ASSERT_NOT_NULL(t, a) __KTEST_PTR(t, a, !=, NULL, #a, "NULL", __KTEST_STOP)
+#define KTEST_ASSERT_STREQ(t, a, b) __KTEST_STR(t, a, ==, b, #a, #b, __KTEST_STOP)
+#define KTEST_ASSERT_MEMEQ(t, a, b, n) __KTEST_MEM(t, a, b, n, #a, #b, __KTEST_STOP)
 
 #define KTEST_FAIL(t, fmt, ...) \
 	ktest_fail_msg(t, __FILE__, __LINE__, fmt, ##__VA_ARGS__)

@@ -8,7 +8,9 @@
  * their own (a struct ktest that is not the runner's), make it fail a
  * known number of times under a capture, and count the lines it printed.
  * The sub-case's lines reach the serial log too, as diagnostics of the
- * passing case that provoked them.
+ * passing case that provoked them.  A failure's message shows its
+ * expressions as they were written, macros unexpanded: a case captures
+ * the lines and reads them.
  */
 #include "lib/string.h"
 #include "tests/ktest.h"
@@ -95,10 +97,85 @@ static void a_passing_sub_case_prints_nothing(struct ktest *t)
 	KTEST_EXPECT_EQ(t, seen.more_lines, 0u);
 }
 
+/* ---- expressions are shown as written -------------------------------- */
+
+/* Macros whose expansion must not reach a failure's message. */
+#define KTEST_TEST_BITS (1u << 2)
+#define KTEST_TEST_NAME ("ex" "pand" "ed")
+#define KTEST_TEST_NONE ((const void *)0)
+
+#define SHOWN_LINES 16
+
+static struct {
+	char line[SHOWN_LINES][KTEST_CAPTURE_LINE];
+	unsigned int n;
+} shown;
+
+static void keep_line(const char *line)
+{
+	if (shown.n < SHOWN_LINES)
+		strscpy(shown.line[shown.n++], line, KTEST_CAPTURE_LINE);
+}
+
+/* Was this line printed, whole, after its "    # " indentation? */
+static bool line_shown(const char *want)
+{
+	for (unsigned int i = 0; i < shown.n; i++)
+		if (!strncmp(shown.line[i], "    # ", 6) &&
+		    !strcmp(shown.line[i] + 6, want))
+			return true;
+	return false;
+}
+
+/* Did any line hold this text? */
+static bool text_shown(const char *text)
+{
+	for (unsigned int i = 0; i < shown.n; i++)
+		if (strstr(shown.line[i], text))
+			return true;
+	return false;
+}
+
+/*
+ * A sub-case fails an expectation of each kind on expressions that use
+ * macros: every message names the macros as written, and none holds
+ * their expansions ("1u << 2", the pasted string, "(const void *)0").
+ */
+static void messages_show_expressions_as_written(struct ktest *t)
+{
+	struct ktest sub = { .name = "sub_case", .suite = t->suite };
+	volatile unsigned int mask = KTEST_TEST_BITS | 1u;
+	const char *name = "written";
+	int x = 1;
+
+	memset(&shown, 0, sizeof(shown));
+	ktest_capture_start(keep_line);
+	KTEST_EXPECT_EQ(&sub, mask & KTEST_TEST_BITS, 0u);
+	KTEST_EXPECT_STREQ(&sub, name, KTEST_TEST_NAME);
+	KTEST_EXPECT_PTR_EQ(&sub, &x, KTEST_TEST_NONE);
+	KTEST_EXPECT_FALSE(&sub, mask & KTEST_TEST_BITS);
+	ktest_capture_stop();
+
+	KTEST_EXPECT_EQ(t, sub.nr_failures, 4u);
+	KTEST_EXPECT_TRUE(t, line_shown("Expected mask & KTEST_TEST_BITS == 0u, but"));
+	KTEST_EXPECT_TRUE(t, line_shown("    mask & KTEST_TEST_BITS == 4 (0x4)"));
+	KTEST_EXPECT_TRUE(t, line_shown("Expected name == KTEST_TEST_NAME, but"));
+	KTEST_EXPECT_TRUE(t, line_shown("    KTEST_TEST_NAME == \"expanded\""));
+	KTEST_EXPECT_TRUE(t, line_shown("Expected &x == KTEST_TEST_NONE, but"));
+	KTEST_EXPECT_TRUE(t, line_shown("Expected mask & KTEST_TEST_BITS to be false"));
+	KTEST_EXPECT_FALSE(t, text_shown("1u << 2"));
+	KTEST_EXPECT_FALSE(t, text_shown("\"ex\" \"pand\""));
+	KTEST_EXPECT_FALSE(t, text_shown("const void *"));
+	if (t->failed)
+		for (unsigned int i = 0; i < shown.n; i++)
+			ktest_printf(t, "captured: %s", shown.line[i]);
+}
+
 static const struct ktest_case ktest_cases[] = {
 	KTEST_CASE(failures_past_the_cap_are_counted),
 	KTEST_CASE(failures_up_to_the_cap_are_all_shown),
 	KTEST_CASE(a_passing_sub_case_prints_nothing),
+	KTEST_CASE(messages_show_expressions_as_written),
 	KTEST_END,
 };
 
