@@ -2,18 +2,34 @@
  * arch/x86/traps.c - what happens when the CPU raises an exception.
  *
  * mm86 has no user space, so every exception is a kernel bug: do_trap()
- * prints an oops in Linux's shape (what happened, the registers, CR2 for a
- * page fault, a call trace from the frame pointers) and panics with
- * "Fatal exception".  An oops taken while printing an oops (a fault in the
- * oops path itself) goes straight to the failure exit instead of
+ * prints an oops in Linux's shape and panics with "Fatal exception".  Its
+ * first line says what happened, in Linux's words (die()'s): the
+ * exception's name, the error code, the oops count and the kernel's
+ * configuration - "divide error: 0000 [#1] PREEMPT SMP", "general
+ * protection fault: 0000 [#1] PREEMPT SMP" (mm86 is always built for SMP,
+ * and its kernel code is preemptible, as with CONFIG_PREEMPT).  A page
+ * fault is first explained as Linux 2.6.28 to 4.x explained it
+ * (show_fault_oops, dump_pagetable), and its oops line is "Oops:":
+ *
+ *   BUG: unable to handle kernel NULL pointer dereference at 00000000
+ *   IP: [<c0123456>] function+0x12/0x40
+ *   *pde = 00000000
+ *   Oops: 0000 [#1] PREEMPT SMP
+ *
+ * ("paging request" instead of "NULL pointer dereference" for an address
+ * past the first page).  Then the registers, CR2 and a call trace from
+ * the frame pointers.  An oops taken while printing an oops (a fault in
+ * the oops path itself) goes straight to the failure exit instead of
  * recursing.
  */
 #include "arch/x86/desc.h"
 #include "arch/x86/irq.h"
+#include "asm/page.h"
 #include "asm/processor.h"
 #include "asm/ptrace.h"
 #include "kernel/arch.h"
 #include "kernel/bug.h"
+#include "kernel/kallsyms.h"
 #include "kernel/printk.h"
 
 static const char *const trap_names[NR_EXCEPTIONS] = {
@@ -51,31 +67,42 @@ static const char *const trap_names[NR_EXCEPTIONS] = {
 	[31] = "reserved (31)",
 };
 
-#define PF_PROT 0x1
-#define PF_WRITE 0x2
-#define PF_USER 0x4
-#define PF_RSVD 0x8
-#define PF_INSTR 0x10
+/* The entries' bits dump_pagetable reads (as arch/x86/pgtable.c names them). */
+#define PTE_P 0x001	/* present */
+#define PDE_PS 0x080	/* a 4 MiB page, not a page table */
 
 static int die_counter;
 
-static void show_page_fault(const struct pt_regs *regs, u32 cr2)
+/*
+ * The page directory entry of address, and its page table entry when the
+ * entry maps a page table (2.6's dump_pagetable, 32-bit without PAE).
+ */
+static void dump_pagetable(u32 address)
 {
-	u32 err = regs->error_code;
+	const u32 *pgd = __va(read_cr3() & PAGE_MASK);
+	u32 pde = pgd[address >> 22], pte;
 
-	if (cr2 < 4096)
-		pr_alert("BUG: kernel NULL pointer dereference, address: %08x\n",
-			 cr2);
+	if (!(pde & PTE_P) || (pde & PDE_PS)) {
+		pr_alert("*pde = %08x\n", pde);
+		return;
+	}
+	pte = ((const u32 *)__va(pde & PAGE_MASK))[(address >> PAGE_SHIFT) & 1023];
+	pr_alert("*pde = %08x *pte = %08x\n", pde, pte);
+}
+
+/* What a page fault was, before the oops line (2.6.28's show_fault_oops). */
+static void show_fault_oops(const struct pt_regs *regs, u32 cr2)
+{
+	char sym[96];
+
+	pr_alert("BUG: unable to handle kernel %s at %08x\n",
+		 cr2 < PAGE_SIZE ? "NULL pointer dereference" : "paging request",
+		 cr2);
+	if (kallsyms_lookup(regs->eip, sym, sizeof(sym)))
+		pr_alert("IP: [<%08x>] %s\n", regs->eip, sym);
 	else
-		pr_alert("BUG: unable to handle page fault for address: %08x\n",
-			 cr2);
-	pr_alert("#PF: supervisor %s access in %s mode\n",
-		 (err & PF_INSTR) ? "instruction fetch" :
-		 (err & PF_WRITE) ? "write" : "read",
-		 (err & PF_USER) ? "user" : "kernel");
-	pr_alert("#PF: error_code(0x%04x) - %s%s\n", err,
-		 (err & PF_PROT) ? "permissions violation" : "not-present page",
-		 (err & PF_RSVD) ? ", reserved bit set" : "");
+		pr_alert("IP: [<%08x>]\n", regs->eip);
+	dump_pagetable(cr2);
 }
 
 void show_regs(const struct pt_regs *regs)
@@ -111,9 +138,11 @@ void do_trap(struct pt_regs *regs)
 		arch_exit(EXIT_FAILURE_STATUS);
 	}
 	if (v == 14)
-		show_page_fault(regs, cr2);
-	pr_emerg("%s: %04x [#1]\n", v < NR_EXCEPTIONS ? trap_names[v] : "trap",
-		 regs->error_code & 0xffff);
+		show_fault_oops(regs, cr2);
+	/* Linux's die(): a page fault's oops is "Oops", the rest by name. */
+	pr_emerg("%s: %04x [#%d] PREEMPT SMP\n",
+		 v == 14 ? "Oops" : trap_names[v], regs->error_code & 0xffff,
+		 die_counter);
 	show_regs(regs);
 	panic("Fatal exception");
 }
