@@ -16,15 +16,23 @@
  *    GFP_ATOMIC fails at once and GFP_KERNEL sleeps until a thread on
  *    another CPU frees the element it holds, and gets that element; the
  *    try before the sleep is the full mask with __GFP_NORETRY.
+ *  - frees_race_for_the_last_place: a free in a timer callback races the
+ *    case's free for the last place of a reserve short of one, until it
+ *    has come between the case's look at curr_nr and its lock several
+ *    times; the free that comes second finds the reserve full under the
+ *    lock and gives its element to the allocator.
  *  - interrupt_free_wakes_the_sleeper: the same with the element freed
- *    by a timer callback, in interrupt context.
+ *    by a timer callback, in interrupt context; then an element that
+ *    comes back while the caller tries the allocator before its sleep
+ *    (the allocator frees it) is taken without sleeping at all: the
+ *    reserve is checked again once the caller is on pool->wait.
  *  - forward_progress_with_memory_exhausted: workers on every CPU, every
  *    one fault-injected, each needing both elements of a pool of two for
  *    each unit of work; all units complete in bounded time.
  *  - resize_up_and_down: mempool_resize() fills a bigger reserve from
  *    the allocator and gives back what a smaller one cannot hold,
  *    exactly; a grow the allocator cannot finish fails with min_nr set,
- *    and frees fill the rest.
+ *    and frees fill the rest, or a resize to the same size does.
  *  - resize_under_load: the same while threads allocate and free, with
  *    and without memory; nothing lost or leaked.
  *  - elements_are_of_the_pool_kind: slab, kmalloc and page pools hand
@@ -70,7 +78,11 @@
  *    GFP_NOWAIT caller must not sleep at all: its voluntary switches
  *    (nvcsw) stay as they were;
  *  - elements: the slab's own records (page_get_cache, the object index),
- *    ksize(), a page's order (private, PageHead, alignment) and zone.
+ *    ksize(), a page's order (private, PageHead, alignment) and zone;
+ *  - locking, after every case (exit): the counting allocator's calls
+ *    made with pool->lock held on their CPU (spin_is_held), which must be
+ *    none, and the lock validator's reports during the case, none too (a
+ *    pool->lock taken without irqsave, then by the timer's free, is one).
  *
  * The figures of the benchmark are "# CASE: bench: ..." lines in
  * bench_slab's shapes, TSC cycles (under QEMU TCG the emulated TSC's:
@@ -89,6 +101,7 @@
  */
 #include "asm/timex.h"
 #include "kernel/bug.h"
+#include "kernel/lockdep.h"
 #include "kernel/mutex.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
@@ -129,6 +142,9 @@
 #define CHURN_BATCH 16		/* churner operations between yields */
 #define CHURN_ROUND 4		/* each churner's operations in the case, at least */
 #define BENCH_OPS 1000		/* alloc+free pairs per timed run */
+#define RACE_ROUNDS 400		/* a race's rounds, at most */
+#define RACE_LANDINGS 8		/* ... until the interrupt came this often where it matters */
+#define RACE_SIZE 16384		/* a raced element: its poisoning takes a while */
 
 /* ---- a pool allocator that counts ------------------------------------- */
 
@@ -136,6 +152,10 @@
  * kmalloc(size) behind it.  calls counts the calls since the last
  * reset_calls(), and every call from the limit-th on fails; masks[n %
  * NR_MASKS] is the mask of call n.  made and freed count over the case.
+ * Once the pool exists (pool), a call made with its lock held by this CPU
+ * counts in locked, which exit requires to be 0; and give_back, when set,
+ * is an element the second call since the reset frees into the pool
+ * before it fails, as an interrupt could while the caller reclaims.
  */
 struct counting {
 	size_t size;
@@ -143,17 +163,36 @@ struct counting {
 	unsigned long calls;
 	unsigned long made, freed;
 	int masks[NR_MASKS];
+	mempool_t *pool;
+	unsigned long locked;
+	void *give_back;
 };
 
 static struct counting cnt;
+
+/* A call of the pool's allocator or free function: is its lock held? */
+static bool counting_locked(struct counting *c)
+{
+	mempool_t *pool = READ_ONCE(c->pool);
+
+	if (!pool || !spin_is_held(&pool->lock))
+		return false;
+	__atomic_fetch_add(&c->locked, 1, __ATOMIC_RELAXED);
+	return true;
+}
 
 static void *counting_alloc(int gfp_mask, void *data)
 {
 	struct counting *c = data;
 	unsigned long n = __atomic_fetch_add(&c->calls, 1, __ATOMIC_RELAXED);
+	bool locked = counting_locked(c);
 	void *element;
 
 	__atomic_store_n(&c->masks[n % NR_MASKS], gfp_mask, __ATOMIC_RELAXED);
+	/* Not with the lock held: that mempool_free() would never get it. */
+	if (n == 1 && !locked && READ_ONCE(c->give_back))
+		mempool_free(__atomic_exchange_n(&c->give_back, NULL,
+						 __ATOMIC_ACQ_REL), c->pool);
 	if (n >= READ_ONCE(c->limit))
 		return NULL;
 	element = kmalloc(c->size, (gfp_t)gfp_mask);
@@ -166,6 +205,7 @@ static void counting_free(void *element, void *data)
 {
 	struct counting *c = data;
 
+	counting_locked(c);
 	__atomic_fetch_add(&c->freed, 1, __ATOMIC_RELAXED);
 	kfree(element);
 }
@@ -241,8 +281,9 @@ static mempool_t *counting_pool(struct ktest *t, int min_nr, size_t size)
 {
 	cnt.size = size;
 	reset_calls(~0UL);
-	return track_pool(t, mempool_create(min_nr, counting_alloc,
-					    counting_free, &cnt));
+	cnt.pool = track_pool(t, mempool_create(min_nr, counting_alloc,
+						counting_free, &cnt));
+	return cnt.pool;
 }
 
 /*
@@ -256,6 +297,8 @@ static bool destroy_pool(struct ktest *t, mempool_t *pool)
 	for (int i = 0; i < MAX_POOLS; i++)
 		if (pools[i] == pool)
 			pools[i] = NULL;
+	if (cnt.pool == pool)
+		cnt.pool = NULL;
 	if (out) {
 		KTEST_FAIL(t, "pool %p still has %ld elements out: left, not destroyed",
 			   (void *)pool, out);
@@ -418,6 +461,10 @@ static struct {
 	bool timer_done, timer_in_irq, timer_saw_waiting, timer_woke;
 	bool stuck;			/* a helper could not be stopped */
 	unsigned long recheck;		/* the pool's recheck to put back, or 0 */
+	unsigned long lockdep_reports;	/* the validator's, when the case began */
+	struct timer_list race_timer;	/* frees race_el, racing the case */
+	void *race_el;			/* the element it frees */
+	bool race_fired;
 } sh;
 
 #define wait_until(cond) ktest_wait_until(cond, WAIT_TICKS)
@@ -535,6 +582,7 @@ static bool free_handed(void)
 /* ---- suite set-up -------------------------------------------------------- */
 
 static void free_from_interrupt(unsigned long unused);
+static void race_from_interrupt(unsigned long unused);
 
 static int mempool_test_init(struct ktest *t)
 {
@@ -546,9 +594,29 @@ static int mempool_test_init(struct ktest *t)
 	nr_helpers = 0;
 	memset(&sh, 0, sizeof(sh));
 	sh.case_task = current;
+	sh.lockdep_reports = lockdep_nr_reports();
 	mutex_init(&sh.pair_lock);
 	setup_timer(&sh.timer, free_from_interrupt, 0);
+	setup_timer(&sh.race_timer, race_from_interrupt, 0);
 	return 0;
+}
+
+/*
+ * What every case requires of the pool's locking: no call of its
+ * allocator or free function with pool->lock held, and no report of the
+ * lock validator (pool->lock taken without irqsave and then by an
+ * interrupt, a lock order inverted).
+ */
+static void expect_locking_clean(struct ktest *t)
+{
+	unsigned long reports = lockdep_nr_reports() - sh.lockdep_reports;
+
+	if (cnt.locked)
+		KTEST_FAIL(t, "the pool's allocator or free function was called %lu times with pool->lock held",
+			   cnt.locked);
+	if (reports)
+		KTEST_FAIL(t, "the lock validator reported %lu problems during the case (above)",
+			   reports);
 }
 
 static void mempool_test_exit(struct ktest *t)
@@ -561,11 +629,14 @@ static void mempool_test_exit(struct ktest *t)
 	stop_helpers(t);
 	WRITE_ONCE(sh.timer_stop, true);
 	del_timer_sync(&sh.timer);
+	del_timer_sync(&sh.race_timer);
 	if (sh.stuck) {
 		KTEST_FAIL(t, "pools and caches left to the stuck helpers");
+		expect_locking_clean(t);
 		return;
 	}
 	free_handed();
+	race_from_interrupt(0);		/* the race's element, if still pending */
 	while (nr_held)
 		give(held[nr_held - 1].pool, held[nr_held - 1].element);
 	for (int i = 0; i < MAX_POOLS; i++)
@@ -574,6 +645,7 @@ static void mempool_test_exit(struct ktest *t)
 	for (int i = 0; i < MAX_CACHES && !leave; i++)
 		if (caches[i])
 			kmem_cache_destroy(caches[i]);
+	expect_locking_clean(t);
 }
 
 /* ---- the allocator first, the reserve last ------------------------------- */
@@ -763,6 +835,107 @@ static void gfp_kernel_sleeps_until_another_cpu_frees(struct ktest *t)
 		     waits, h->task->cpu);
 }
 
+/* ---- a free racing a free ---------------------------------------------------- */
+
+/*
+ * The timer of the race: frees the pending element, if any, into the
+ * pool.  Not if the task it interrupted holds pool->lock (taken without
+ * irqsave): that free would spin on it for ever; the lock validator
+ * reports such a lock, and the timer tries again at the next tick.
+ */
+static void race_from_interrupt(unsigned long unused)
+{
+	void *el;
+
+	if (in_irq() && spin_is_held(&sh.pool->lock)) {
+		mod_timer(&sh.race_timer, jiffies + 1);
+		return;
+	}
+	el = __atomic_exchange_n(&sh.race_el, NULL, __ATOMIC_ACQ_REL);
+	if (el)
+		mempool_free(el, sh.pool);
+	__atomic_store_n(&sh.race_fired, true, __ATOMIC_RELEASE);
+}
+
+/*
+ * One round: the reserve's one element taken and given back by the case,
+ * over and over, until the timer frees the element pending (one of the
+ * allocator's) into the pool.  1 when the interrupt came while the
+ * case's free ran and its element went in first: the case's free, which
+ * had seen a short reserve, found it full under the lock; 0 when it came
+ * elsewhere; -1 when the round could not be set up (said).
+ */
+static int race_round(struct ktest *t, mempool_t *pool)
+{
+	unsigned long end = jiffies + WAIT_TICKS;
+	int landed = 0;
+	void *el, *in;
+
+	KTEST_ASSERT_NOT_NULL(t, el = take(pool, GFP_KERNEL));
+	if (peek_reserve(pool, &in, 1) != 1) {
+		KTEST_FAIL(t, "the element to race with came from the reserve while the allocator had memory: the allocator comes first");
+		return -1;
+	}
+	untrack(el);
+	__atomic_store_n(&sh.race_el, el, __ATOMIC_RELEASE);
+	__atomic_store_n(&sh.race_fired, false, __ATOMIC_RELEASE);
+	mod_timer(&sh.race_timer, jiffies + 1);
+	fail_task_allocations(current, true);
+	while (!__atomic_load_n(&sh.race_fired, __ATOMIC_ACQUIRE) &&
+	       time_before(jiffies, end)) {
+		void *mine = mempool_alloc(pool, GFP_ATOMIC);
+		bool fired;
+
+		if (!mine)
+			break;
+		fired = __atomic_load_n(&sh.race_fired, __ATOMIC_ACQUIRE);
+		mempool_free(mine, pool);
+		if (!fired && __atomic_load_n(&sh.race_fired, __ATOMIC_ACQUIRE) &&
+		    peek_reserve(pool, &in, 1) == 1 && in == el)
+			landed = 1;
+	}
+	fail_task_allocations(current, false);
+	KTEST_ASSERT_TRUE(t, __atomic_load_n(&sh.race_fired, __ATOMIC_ACQUIRE));
+	return landed;
+}
+
+/*
+ * A free in an interrupt races a free in a task for the reserve's last
+ * place: each looks at curr_nr without the lock, poisons its element (a
+ * poisoned cache of large objects: a long while) and takes the lock.
+ * Rounds go on until the interrupt has come inside the task's free
+ * RACE_LANDINGS times (the task takes the reserve's element and frees it
+ * again and again until the timer fires, poisoning most of the time: the
+ * interrupt comes there in one round of ten or so, under QEMU).  The
+ * task's free must then find the reserve full under the lock and give
+ * its element to the allocator - without that look,
+ * add_element_locked()'s BUG_ON stops the kernel.  Each round ends with
+ * the reserve full and nothing out.
+ */
+static void frees_race_for_the_last_place(struct ktest *t)
+{
+	struct kmem_cache *cache = track_cache(t, kmem_cache_create("mempool-race",
+				RACE_SIZE, 0, SLAB_POISON, NULL));
+	mempool_t *pool = track_pool(t, mempool_create_slab_pool(1, cache));
+	unsigned int rounds = 0, landed = 0;
+	struct stats s;
+
+	sh.pool = pool;
+	while (landed < RACE_LANDINGS && rounds < RACE_ROUNDS) {
+		int got = race_round(t, pool);
+
+		if (got < 0)
+			return;
+		landed += (unsigned int)got;
+		rounds++;
+		pool_stats(pool, &s);
+		KTEST_ASSERT_EQ(t, s.curr_nr, 1);
+		KTEST_ASSERT_EQ(t, s.out, 0L);
+	}
+	ktest_printf(t, "%u rounds, the interrupt inside the task's free in %u",
+		     rounds, landed);
+}
+
 /* The timer: frees the handed element once the case sleeps for it. */
 static void free_from_interrupt(unsigned long unused)
 {
@@ -801,6 +974,26 @@ static void interrupt_free_wakes_the_sleeper(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, sh.timer_saw_waiting);
 	KTEST_EXPECT_TRUE(t, sh.timer_woke);
 	expect_slept(t, pool, &want, waits);
+
+	/*
+	 * The element comes back while the caller's try before the sleep
+	 * runs (the allocator's second call frees it, as an interrupt
+	 * could): the reserve is checked once the caller is on the queue,
+	 * so it takes the element at once instead of sleeping.
+	 */
+	KTEST_ASSERT_NOT_NULL(t, got);
+	untrack(got);
+	cnt.give_back = got;
+	reset_calls(0);
+	waits = READ_ONCE(current->blkio_count);
+	el = take(pool, GFP_KERNEL);
+	waits = READ_ONCE(current->blkio_count) - waits;
+	KTEST_EXPECT_NULL(t, cnt.give_back);
+	KTEST_EXPECT_PTR_EQ(t, el, got);
+	KTEST_EXPECT_EQ(t, waits, 0UL);
+	want.allocs++;
+	want.from_reserve++;
+	expect_stats(t, pool, &want);
 }
 
 /* How long a reviver lets the case sleep on before it frees an element. */
@@ -1024,6 +1217,14 @@ static void resize_up_and_down(struct ktest *t)
 	KTEST_EXPECT_EQ(t, s.curr_nr, 5);
 	KTEST_EXPECT_EQ(t, s.from_reserve, 0UL);
 	KTEST_EXPECT_EQ(t, cnt.freed - freed, 1UL);
+	/* Another that falls short, finished by a resize to the same size. */
+	reset_calls(1);
+	KTEST_EXPECT_EQ(t, mempool_resize(pool, 7, GFP_KERNEL), -ENOMEM);
+	pool_stats(pool, &s);
+	KTEST_EXPECT_EQ(t, s.min_nr, 7);
+	KTEST_EXPECT_EQ(t, s.curr_nr, 6);
+	reset_calls(~0UL);
+	expect_resized(t, pool, 7);
 	expect_resized(t, pool, 1);
 	KTEST_EXPECT_EQ(t, counted_alive(), 1L);
 }
@@ -1516,6 +1717,7 @@ static const struct ktest_case mempool_cases[] = {
 	KTEST_CASE(allocator_first_while_memory_lasts),
 	KTEST_CASE(reserve_when_the_allocator_fails),
 	KTEST_CASE(gfp_kernel_sleeps_until_another_cpu_frees),
+	KTEST_CASE(frees_race_for_the_last_place),
 	KTEST_CASE(interrupt_free_wakes_the_sleeper),
 	KTEST_CASE(forward_progress_with_memory_exhausted),
 	KTEST_CASE(resize_up_and_down),
