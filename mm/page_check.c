@@ -42,8 +42,9 @@
  *
  * Locking: zone_check takes zone->lock (irqsave) for the whole walk; the
  * per-page checks need none (the pages are the caller's).  Cost under
- * QEMU's TCG, after a case: check_all_zones() about 2 ms at -m 256M and
- * 4 ms at -m 1G, check_all_zones_quick() a tenth of that.
+ * QEMU's TCG (the best of 20 walks early in a boot): check_all_zones()
+ * 0.2 ms at -m 256M and 0.8 ms at -m 1G, check_all_zones_quick() 15 us
+ * and 55 us; on a loaded host several times that.
  */
 #include "kernel/bug.h"
 #include "kernel/cmdline.h"
