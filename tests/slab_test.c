@@ -64,6 +64,7 @@
 #include "kernel/smp.h"
 #include "lib/sprintf.h"
 #include "lib/string.h"
+#include "mm/fault_inject.h"
 #include "mm/gfp.h"
 #include "mm/mm.h"
 #include "mm/mmzone.h"
@@ -238,6 +239,50 @@ static struct kmem_list3 *this_node(struct kmem_cache *c)
 static u16 lock_tickets(struct kmem_list3 *l3)
 {
 	return __atomic_load_n(&l3->list_lock.next, __ATOMIC_RELAXED);
+}
+
+/*
+ * The inline paths kmem_cache_alloc() and kmem_cache_free() inline
+ * (mm/slab_internal.h: cache_alloc_fast, cache_free_fast), with slow ends
+ * that count their calls and then do what the real ones do: a hit and a
+ * push onto an array with room stay inline, so a case can see that they
+ * never reached the out-of-line ends.  The allocation runs with
+ * interrupts off, so that restoring them is a bare store (with them
+ * coming back on, the validator's restore goes out of line too).
+ */
+static unsigned int slow_allocs, slow_frees;
+
+static void *counting_alloc_slow(void *ctx, gfp_t flags, void *objp,
+				 unsigned long caller, unsigned long irqflags)
+{
+	slow_allocs++;
+	return cache_alloc_slow(ctx, flags, objp, caller, irqflags);
+}
+
+static void counting_free_slow(void *objp, void *ctx, struct kmem_cache *cachep,
+			       unsigned long caller, unsigned long irqflags)
+{
+	slow_frees++;
+	cache_free_slow(cachep, objp, irqflags);
+}
+
+/* kmem_cache_alloc(c, GFP_ATOMIC), interrupts off, slow end counted. */
+static void *counted_alloc(struct kmem_cache *c)
+{
+	unsigned long flags;
+	void *obj;
+
+	local_irq_save(flags);
+	obj = cache_alloc_fast(c, GFP_ATOMIC, _RET_IP_, counting_alloc_slow,
+			       cache_alloc_hit, c);
+	local_irq_restore(flags);
+	return obj;
+}
+
+/* kmem_cache_free(c, obj), slow end counted. */
+static void counted_free(struct kmem_cache *c, void *obj)
+{
+	cache_free_fast(c, obj, _RET_IP_, counting_free_slow, NULL);
 }
 
 /* Objects the cases hold (one case at a time). */
@@ -946,6 +991,26 @@ static bool obj_on_free_chain(const struct kmem_cache *c, const void *obj)
 	return idx >= 0 && on_chain(c, page_get_slab(pg), idx);
 }
 
+/*
+ * After a flush: no object in this CPU's array of c is also on its
+ * slab's free chain - it would be handed out twice.  One that is stops
+ * the case there, leaving the cache as it is: the kernel's check after
+ * the case (slab_check_all) reports the corruption, where going on would
+ * hand the object out twice and stop the kernel in the cache's
+ * destruction first.
+ */
+static void array_holds_no_free_object(struct ktest *t, struct kmem_cache *c)
+{
+	struct array_cache *ac = this_array(c);
+
+	for (unsigned int i = 0; i < ac->avail; i++)
+		if (obj_on_free_chain(c, ac->entry[i])) {
+			KTEST_FAIL(t, "%s: array slot %u holds %p, which is on its slab's free chain too",
+				   kmem_cache_name(c), i, ac->entry[i]);
+			ktest_abort(t);
+		}
+}
+
 /* ---- per-CPU arrays --------------------------------------------------- */
 
 struct remote_op {
@@ -1005,7 +1070,10 @@ static void remote_free_is_reused_on_that_cpu(struct ktest *t)
 /*
  * A free goes onto this CPU's array, not to the slabs: no list_lock, no
  * change to the node's free objects; the next allocations here take the
- * objects back newest first (the array is a stack).
+ * objects back newest first (the array is a stack).  Both are the inline
+ * paths' (cache_alloc_array, cache_free_array): neither reaches an
+ * out-of-line end (counted_alloc, counted_free).  With slab debugging
+ * every allocation goes out of line: only the frees are counted then.
  */
 static void free_goes_to_this_cpus_array_first(struct ktest *t)
 {
@@ -1025,16 +1093,21 @@ static void free_goes_to_this_cpus_array_first(struct ktest *t)
 	avail = this_array(c)->avail;
 	free_objs = l3->free_objects;
 	tickets = lock_tickets(l3);
-	kmem_cache_free(c, a);
-	kmem_cache_free(c, b);
+	slow_allocs = slow_frees = 0;
+	counted_free(c, a);
+	counted_free(c, b);
 	KTEST_EXPECT_EQ(t, this_array(c)->avail, avail + 2);
 	KTEST_EXPECT_EQ(t, l3->free_objects, free_objs);
-	x = kmem_cache_alloc(c, GFP_KERNEL);
-	y = kmem_cache_alloc(c, GFP_KERNEL);
+	x = counted_alloc(c);
+	y = counted_alloc(c);
 	KTEST_EXPECT_PTR_EQ(t, x, b);
 	KTEST_EXPECT_PTR_EQ(t, y, a);
 	KTEST_EXPECT_EQ(t, this_array(c)->avail, avail);
 	KTEST_EXPECT_EQ(t, (u16)(lock_tickets(l3) - tickets), 0);
+	/* Two pushes onto an array with room, two pops of a non-empty one. */
+	KTEST_EXPECT_EQ(t, slow_frees, 0U);
+	if (!(c->flags & SLAB_DEBUG_FLAGS))
+		KTEST_EXPECT_EQ(t, slow_allocs, 0U);
 	a = x;
 	b = y;
 out:
@@ -1048,11 +1121,13 @@ out:
 /*
  * An empty array takes batchcount objects at once, under one list_lock:
  * on a fresh cache it makes one slab and takes min(batchcount, num) from
- * it; with partial slabs it takes a whole batch across them.
+ * it; with partial slabs it takes a whole batch across them; with free
+ * slabs only, it takes its batch from them and makes none.
  */
 static void refill_takes_a_batch_under_one_lock(struct ktest *t)
 {
-	struct rule_layout r20, r100;
+	struct rule_layout r20, r100, r7500;
+	unsigned int back;
 	struct kmem_cache *c;
 	struct kmem_list3 *l3;
 	unsigned long grown;
@@ -1118,6 +1193,42 @@ static void refill_takes_a_batch_under_one_lock(struct ktest *t)
 	kmem_cache_free(c, obj);
 	free_held(c, 0, 3 * r100.num);
 	kmem_cache_destroy(c);
+
+	/*
+	 * Free slabs, no partial one: 7500-byte objects, one a slab (order
+	 * 1), no shared array (larger than a page), limit 8, batchcount 4.
+	 * limit + 1 objects, a slab each, freed in order: the last free
+	 * finds the array full and gives its oldest batchcount back to
+	 * their slabs, which become free and stay (under free_limit; one
+	 * full array is too short a run to grow it).  The array's others
+	 * are taken back, and the next refill takes a batch from the free
+	 * slabs, under one lock, and grows nothing.
+	 */
+	rule_for_cache("refill3-7500", 7500, 0, 0, &r7500);
+	KTEST_ASSERT_EQ(t, r7500.num, 1U);
+	KTEST_ASSERT_EQ(t, r7500.shared, 0U);
+	c = create(t, "refill3-7500", 7500, 0, 0, NULL);
+	l3 = this_node(c);
+	alloc_held(t, c, r7500.limit + 1);
+	free_held(c, 0, r7500.limit + 1);
+	back = r7500.limit - r7500.batch + 1;
+	array_holds_no_free_object(t, c);
+	KTEST_EXPECT_EQ(t, this_array(c)->avail, back);
+	KTEST_EXPECT_EQ(t, l3->free_objects, (unsigned long)r7500.batch);
+	KTEST_EXPECT_TRUE(t, list_empty(&l3->slabs_partial));
+	alloc_held(t, c, back);
+	KTEST_EXPECT_EQ(t, this_array(c)->avail, 0U);
+	grown = c->grown;
+	tickets = lock_tickets(l3);
+	obj = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, obj);
+	KTEST_EXPECT_EQ(t, (u16)(lock_tickets(l3) - tickets), 1);
+	KTEST_EXPECT_EQ(t, c->grown, grown);
+	KTEST_EXPECT_EQ(t, this_array(c)->avail, r7500.batch - 1);
+	KTEST_EXPECT_EQ(t, l3->free_objects, 0UL);
+	kmem_cache_free(c, obj);
+	free_held(c, 0, back);
+	kmem_cache_destroy(c);
 }
 
 /*
@@ -1127,11 +1238,16 @@ static void refill_takes_a_batch_under_one_lock(struct ktest *t)
  * to look, for the colour, to list the slab and to look again).  Size
  * 100 (num 39 < batchcount 60): the whole slab goes to the array and
  * the slab is listed full; size 20 (num 184): a batch goes and the slab
- * is listed partial with the rest free.
+ * is listed partial with the rest free.  A grow whose page allocation
+ * fails (fault injection, past kmem_cache_alloc's own check: counted_alloc
+ * does not ask it) hands out NULL and leaves the array and the node as
+ * they were.
  */
 static void a_grow_fills_the_array_under_one_lock(struct ktest *t)
 {
 	static const unsigned int sizes[] = { 100, 20 };
+	struct kmem_cache *fc;
+	void *none;
 
 	for (unsigned int k = 0; k < ARRAY_SIZE(sizes); k++) {
 		struct rule_layout r;
@@ -1172,6 +1288,109 @@ static void a_grow_fills_the_array_under_one_lock(struct ktest *t)
 		kmem_cache_free(c, obj);
 		kmem_cache_destroy(c);
 	}
+
+	fc = create(t, "grow-fails", 100, 0, 0, NULL);
+	fail_task_allocations(current, true);
+	none = counted_alloc(fc);
+	fail_task_allocations(current, false);
+	KTEST_EXPECT_NULL(t, none);
+	KTEST_EXPECT_EQ(t, fc->grown, 0UL);
+	KTEST_EXPECT_EQ(t, this_array(fc)->avail, 0U);
+	KTEST_EXPECT_EQ(t, this_node(fc)->nr_slabs, 0UL);
+	if (none)
+		kmem_cache_free(fc, none);
+	kmem_cache_destroy(fc);
+}
+
+/*
+ * A grow that may sleep runs with interrupts on, and an interrupt handler
+ * on this CPU may free objects into the array meanwhile: after the grow
+ * the array is looked at again, what was freed there stays, the array
+ * holds at most its limit, and the object handed out is the one freed
+ * last (the array is a stack).  The cache's constructor stands in for
+ * the handler, at a known moment: at the first object of the armed grow
+ * it frees limit objects into this CPU's array, which then has no room
+ * for the new slab's batch, so the slab is listed whole.  Size 100 (num
+ * 39 <= batchcount 60): whole slabs are allocated first, so that the
+ * node has no free object and the array is empty when the grow begins.
+ */
+static struct kmem_cache *meanwhile_cache;
+static void *meanwhile[MAX_HELD];
+static unsigned int meanwhile_nr;	/* armed: objects the ctor frees */
+
+static void free_meanwhile_ctor(void *obj)
+{
+	unsigned int n = meanwhile_nr;
+
+	meanwhile_nr = 0;
+	for (unsigned int i = 0; i < n; i++)
+		kmem_cache_free(meanwhile_cache, meanwhile[i]);
+}
+
+static void a_grow_keeps_what_was_freed_meanwhile(struct ktest *t)
+{
+	struct rule_layout r;
+	struct kmem_cache *c;
+	struct array_cache *ac;
+	struct kmem_list3 *l3;
+	unsigned int n, k;
+	unsigned long grown;
+	void *obj;
+
+	rule_for_cache("grow-meanwhile", 100, 0, 0, &r);
+	KTEST_ASSERT_LE(t, r.num, r.batch);
+	k = r.limit;
+	n = DIV_ROUND_UP(k, r.num) * r.num;
+	KTEST_ASSERT_LE(t, n, (unsigned int)MAX_HELD);
+	meanwhile_nr = 0;
+	c = meanwhile_cache = create(t, "grow-meanwhile", 100, 0, 0,
+				     free_meanwhile_ctor);
+	ac = this_array(c);
+	l3 = this_node(c);
+	alloc_held(t, c, n);
+	/* Whole slabs, all handed out: the next allocation grows. */
+	KTEST_EXPECT_EQ(t, ac->avail, 0U);
+	KTEST_EXPECT_EQ(t, l3->free_objects, 0UL);
+	for (unsigned int i = 0; i < k; i++) {
+		meanwhile[i] = held[i];
+		held[i] = NULL;
+	}
+	grown = c->grown;
+	meanwhile_nr = k;
+	obj = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_EXPECT_EQ(t, meanwhile_nr, 0U);	/* the grow ran, and freed */
+	KTEST_ASSERT_NOT_NULL(t, obj);
+	ktest_printf(t, "%u objects freed during the grow: the array holds %u (limit %u), the node %lu free",
+		     k, ac->avail, ac->limit, l3->free_objects);
+	KTEST_EXPECT_EQ(t, c->grown, grown + 1);
+	KTEST_EXPECT_LE(t, ac->avail, ac->limit);
+	/* Nothing lost: the newest freed is handed out, the rest wait. */
+	KTEST_EXPECT_PTR_EQ(t, obj, meanwhile[k - 1]);
+	KTEST_EXPECT_EQ(t, ac->avail, k - 1);
+	for (unsigned int i = 0; i < min(ac->avail, k - 1); i++)
+		if (ac->entry[i] != meanwhile[i]) {
+			KTEST_FAIL(t, "array slot %u holds %p, not object %u freed during the grow (%p)",
+				   i, ac->entry[i], i, meanwhile[i]);
+			break;
+		}
+	/* No room for a batch: the new slab is listed whole. */
+	KTEST_EXPECT_EQ(t, l3->free_objects, (unsigned long)r.num);
+	/*
+	 * An object lost (in no array, handed to no one) is freed here, so
+	 * that a broken refill fails the case rather than the cache's
+	 * destruction, and the kernel.
+	 */
+	for (unsigned int i = 0; i < k; i++) {
+		bool found = meanwhile[i] == obj;
+
+		for (unsigned int j = 0; j < ac->avail && !found; j++)
+			found = ac->entry[j] == meanwhile[i];
+		if (!found)
+			kmem_cache_free(c, meanwhile[i]);
+	}
+	kmem_cache_free(c, obj);
+	free_held(c, k, n);
+	kmem_cache_destroy(c);
 }
 
 /*
@@ -1216,6 +1435,7 @@ static void full_array_flushes_a_batch(struct ktest *t)
 	/* One more: the array's oldest batchcount go back first. */
 	free_held(c, n - 1, n);
 	locks = (u16)(lock_tickets(l3) - tickets);
+	array_holds_no_free_object(t, c);
 	KTEST_EXPECT_EQ(t, ac->avail, r.limit - r.batch + 1);
 	KTEST_EXPECT_EQ(t, l3->free_objects, free_objs + r.batch);
 	/* What stays is the newest, in the order it was freed. */
@@ -1246,6 +1466,7 @@ static void full_array_flushes_a_batch(struct ktest *t)
 struct array_model {
 	unsigned int avail, limit, run, shared;
 	unsigned int to_slabs;		/* objects flushed to their slabs */
+	unsigned int slow;		/* frees that found the array full */
 	unsigned int grew_at[8];	/* the frees that grew the limit */
 	unsigned int grows;
 };
@@ -1257,6 +1478,7 @@ static void model_free(const struct rule_layout *r, struct array_model *m,
 	if (m->avail >= m->limit) {
 		unsigned int nr, grown = min(2 * m->limit, r->array_max);
 
+		m->slow++;
 		m->run = min(m->run + r->batch, r->array_max);
 		nr = min(min(r->batch, m->avail), r->shared - m->shared);
 		m->shared += nr;
@@ -1280,7 +1502,9 @@ static void model_free(const struct rule_layout *r, struct array_model *m,
  * Allocates n objects of c, empties the arrays (kmem_cache_shrink) and
  * frees them all in order, each free beside the model's (zone_ok: the
  * objects' zone has pages_high free), then compares the array, the
- * shared array and the slabs with *m.
+ * shared array and the slabs with *m - and the frees that went out of
+ * line with the model's full arrays: a push onto an array below its own
+ * limit, grown or not, stays inline (counted_free).
  */
 static void free_run_against_model(struct ktest *t, struct kmem_cache *c,
 				   const struct rule_layout *r, unsigned int n,
@@ -1299,20 +1523,22 @@ static void free_run_against_model(struct ktest *t, struct kmem_cache *c,
 	m->limit = r->limit;
 	free_objs = l3->free_objects;
 	reaped = c->reaped;
+	slow_frees = 0;
 	for (unsigned int i = 0; i < n; i++) {
 		model_free(r, m, zone_ok, i + 1);
-		kmem_cache_free(c, held[i]);
+		counted_free(c, held[i]);
 		held[i] = NULL;
 	}
 	for (unsigned int k = 0; k < m->grows; k++)
 		ktest_printf(t, "free %u doubled the limit", m->grew_at[k]);
-	ktest_printf(t, "%u frees: limit %u, %u in the array, %u in the shared array, %u to the slabs, run %u",
+	ktest_printf(t, "%u frees: limit %u, %u in the array, %u in the shared array, %u to the slabs, run %u, %u out of line",
 		     n, ac->limit, ac->avail, l3->shared ? l3->shared->avail : 0U,
 		     (unsigned int)(l3->free_objects + (c->reaped - reaped) * r->num -
-				    free_objs), ac->free_run);
+				    free_objs), ac->free_run, slow_frees);
 	KTEST_EXPECT_EQ(t, ac->limit, m->limit);
 	KTEST_EXPECT_EQ(t, ac->avail, m->avail);
 	KTEST_EXPECT_EQ(t, ac->free_run, m->run);
+	KTEST_EXPECT_EQ(t, slow_frees, m->slow);
 	KTEST_EXPECT_EQ(t, l3->shared ? l3->shared->avail : 0U, m->shared);
 	/* Each slab that emptied past free_limit took num free objects away. */
 	KTEST_EXPECT_EQ(t, l3->free_objects + (c->reaped - reaped) * r->num,
@@ -2217,6 +2443,7 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(remote_free_is_reused_on_that_cpu),
 	KTEST_CASE(refill_takes_a_batch_under_one_lock),
 	KTEST_CASE(a_grow_fills_the_array_under_one_lock),
+	KTEST_CASE(a_grow_keeps_what_was_freed_meanwhile),
 	KTEST_CASE(full_array_flushes_a_batch),
 	KTEST_CASE(a_run_of_frees_grows_the_array),
 	KTEST_CASE(an_empty_array_halves_the_run),
