@@ -25,8 +25,45 @@
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
 #define barrier() __asm__ __volatile__("" ::: "memory")
+
+/*
+ * READ_ONCE/WRITE_ONCE: one load or store of a word that another CPU (or
+ * an interrupt) may change or read meanwhile, neither torn nor merged
+ * nor repeated by the compiler.  They mark an access that races by
+ * design, so ThreadSanitizer (the host-tsan build, arch/host/tsan.c)
+ * must see them as the atomic accesses they are: relaxed __atomic ones
+ * there (its volatile accesses are plain ones).
+ *
+ * data_race(expr) (Linux 5.8): accesses whose race is deliberate and
+ * harmless - a statistic, a hint checked again under the lock - and that
+ * need not even be single ones.  The race detector does not look at them.
+ */
+#ifndef __SANITIZE_THREAD__
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+#define data_race(expr) (expr)
+#else
+#define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+void __tsan_ignore_thread_begin(void);
+void __tsan_ignore_thread_end(void);
+#define data_race(expr)                                                     \
+	({                                                                   \
+		__tsan_ignore_thread_begin();                                \
+		__auto_type __v = (expr);                                    \
+		__tsan_ignore_thread_end();                                  \
+		__v;                                                         \
+	})
+#endif
+
+/*
+ * Linux's one-way barriers for message passing: what was written before
+ * a store-release is seen by whoever sees the store with a load-acquire.
+ * (x86 orders plain loads and stores so already; the compiler and the
+ * race detector must be told.)
+ */
+#define smp_store_release(p, v) __atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define smp_load_acquire(p) __atomic_load_n(p, __ATOMIC_ACQUIRE)
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
