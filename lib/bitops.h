@@ -133,10 +133,12 @@ static inline bool __test_and_clear_bit(unsigned long nr,
 	return old & mask;
 }
 
+/* One marked read (Linux's test_bit is an atomic read too). */
 static inline bool test_bit(unsigned long nr,
 			    const volatile unsigned long *addr)
 {
-	return 1UL & (addr[BIT_WORD(nr)] >> (nr & (BITS_PER_LONG - 1)));
+	return 1UL & (READ_ONCE(addr[BIT_WORD(nr)]) >>
+		      (nr & (BITS_PER_LONG - 1)));
 }
 
 /* Index of the lowest set bit; word must not be 0. */

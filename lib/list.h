@@ -38,7 +38,7 @@ static inline void __list_add(struct list_head *new, struct list_head *prev,
 			      struct list_head *next)
 {
 	next->prev = new;
-	new->next = next;
+	WRITE_ONCE(new->next, next);	/* list_empty(new) without the lock */
 	new->prev = prev;
 	WRITE_ONCE(prev->next, new);
 }
