@@ -49,7 +49,8 @@
 typedef struct spinlock {
 	u16 next;   /* the ticket the next locker takes */
 	u16 owner;  /* the ticket being served */
-	int cpu;    /* holder's CPU, -1 when free: for assertions only */
+	int cpu;    /* holder's CPU, -1 when free: for assertions only,
+		       read without the lock (READ_ONCE/WRITE_ONCE) */
 	struct lockdep_map dep_map;
 } spinlock_t;
 
@@ -82,26 +83,27 @@ static inline void arch_spin_lock(spinlock_t *lock)
 	while (__atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket)
 		cpu_relax();
 	/* Preemption or interrupts are off: the CPU cannot change. */
-	lock->cpu = raw_smp_processor_id();
+	WRITE_ONCE(lock->cpu, raw_smp_processor_id());	/* spin_is_held() */
 }
 
 static inline void arch_spin_unlock(spinlock_t *lock)
 {
-	lock->cpu = -1;
+	WRITE_ONCE(lock->cpu, -1);
 	__atomic_store_n(&lock->owner, (u16)(lock->owner + 1),
 			 __ATOMIC_RELEASE);
 }
 
 static inline bool arch_spin_trylock(spinlock_t *lock)
 {
-	u16 owner = __atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
+	/* Acquire: the unlock that served this ticket released the lock. */
+	u16 owner = __atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE);
 	u16 expected = owner;
 
 	if (!__atomic_compare_exchange_n(&lock->next, &expected,
 					 (u16)(owner + 1), false,
 					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return false;
-	lock->cpu = raw_smp_processor_id();
+	WRITE_ONCE(lock->cpu, raw_smp_processor_id());
 	return true;
 }
 
@@ -172,7 +174,8 @@ static inline bool spin_is_locked(const spinlock_t *lock)
  */
 static inline bool spin_is_held(const spinlock_t *lock)
 {
-	return spin_is_locked(lock) && lock->cpu == raw_smp_processor_id();
+	return spin_is_locked(lock) &&
+	       READ_ONCE(lock->cpu) == raw_smp_processor_id();
 }
 
 /* Interrupts come on: the validator marks the held locks HARDIRQ-ON. */
