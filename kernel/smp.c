@@ -73,7 +73,7 @@ void smp_handle_call_function(void)
 	lockdep_assert_irqs_disabled();
 	if (!test_and_clear_bit((unsigned long)cpu, call_pending))
 		return;
-	d = call_data;
+	d = __atomic_load_n(&call_data, __ATOMIC_ACQUIRE);
 	func = d->func;
 	info = d->info;
 	wait = d->wait;
@@ -114,7 +114,8 @@ static int call_function_many(const unsigned long *mask, smp_call_func_t func,
 		smp_handle_call_function();
 		cpu_relax();
 	}
-	call_data = &d;
+	/* Released, and acquired by the targets: they read d whole. */
+	__atomic_store_n(&call_data, &d, __ATOMIC_RELEASE);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for_each_online_cpu(cpu) {
 		if (cpu == smp_processor_id() || !test_bit((unsigned long)cpu, mask))

@@ -54,7 +54,8 @@ unsigned long nr_preemptible_reports(void);
 #define __check_preemptible(what)                                           \
 	do {                                                                 \
 		static bool __reported;                                      \
-		if (unlikely(debug_preempt_checks) && preempt_count() == 0)  \
+		if (unlikely(READ_ONCE(debug_preempt_checks)) &&             \
+		    preempt_count() == 0)                                    \
 			debug_smp_processor_id(what, &__reported);           \
 	} while (0)
 
