@@ -419,7 +419,8 @@ static struct lock_class *get_class(struct lockdep_map *map,
 	struct lock_class *c = NULL;
 
 	if (!subclass) {
-		c = READ_ONCE(map->class_cache);
+		/* Acquired: the class's fields are seen as its cacher saw them. */
+		c = __atomic_load_n(&map->class_cache, __ATOMIC_ACQUIRE);
 		if (c && !c->dead)
 			return c;
 	}
@@ -432,7 +433,7 @@ static struct lock_class *get_class(struct lockdep_map *map,
 		c = register_class(map, subclass);
 	}
 	if (c && !subclass)
-		WRITE_ONCE(map->class_cache, c);
+		__atomic_store_n(&map->class_cache, c, __ATOMIC_RELEASE);
 	return c;
 }
 
@@ -865,7 +866,11 @@ void lock_acquire(struct lockdep_map *map, unsigned int subclass, int trylock,
 	int irq, depth;
 	u64 prev_key = 0;
 
-	if (unlikely(!debug_locks) || t->lockdep_recursion)
+	/*
+	 * Read with interrupts on: a handler may raise t's count meanwhile,
+	 * but it puts it back before it returns.
+	 */
+	if (unlikely(!debug_locks) || data_race(t->lockdep_recursion))
 		return;
 	if (!ip)
 		ip = _RET_IP_;
@@ -875,7 +880,9 @@ void lock_acquire(struct lockdep_map *map, unsigned int subclass, int trylock,
 	if (!c)
 		goto out;
 	irq = in_irq() ? 1 : 0;
-	if (!(c->usage & (irq ? LOCKF_USED_IN_HARDIRQ : LOCKF_ENABLED_HARDIRQ)) &&
+	/* A glance without graph_lock: mark_usage() looks again under it. */
+	if (!(data_race(c->usage) &
+	      (irq ? LOCKF_USED_IN_HARDIRQ : LOCKF_ENABLED_HARDIRQ)) &&
 	    (irq || !arch_irqs_disabled_flags(flags))) {
 		if (!locked) {
 			gflags = graph_lock_irqsave();
@@ -927,7 +934,8 @@ void lock_release(struct lockdep_map *map, unsigned long ip)
 	unsigned long flags;
 	int i, depth;
 
-	if (unlikely(!debug_locks) || t->lockdep_recursion)
+	/* As in lock_acquire(): a handler puts the count back. */
+	if (unlikely(!debug_locks) || data_race(t->lockdep_recursion))
 		return;
 	if (!ip)
 		ip = _RET_IP_;
@@ -977,7 +985,8 @@ void lockdep_hardirqs_on(unsigned long ip)
 	for (int i = 0; i < t->lockdep_depth; i++) {
 		struct lock_class *c = t->held_locks[i].class;
 
-		if (c->usage & LOCKF_ENABLED_HARDIRQ)
+		/* A glance: mark_usage() looks again under graph_lock. */
+		if (data_race(c->usage) & LOCKF_ENABLED_HARDIRQ)
 			continue;
 		if (!locked) {
 			gflags = graph_lock_irqsave();
