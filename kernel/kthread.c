@@ -100,7 +100,7 @@ static struct task_struct *create_thread(int (*threadfn)(void *data),
 	spin_lock_irqsave(&tasklist_lock, flags);
 	t->pid = ++last_pid;
 	list_add_tail(&t->tasks, &all_tasks);
-	threads_alive++;
+	WRITE_ONCE(threads_alive, threads_alive + 1);	/* nr_threads() */
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return t;
 }
@@ -156,7 +156,11 @@ int kthread_stop(struct task_struct *k)
 	init_completion(&done);
 	get_task_struct(k);
 	spin_lock_irqsave(&tasklist_lock, flags);
-	exiting = k->flags & PF_EXITING;
+	/*
+	 * PF_EXITING changes under tasklist_lock; k changes its other flags
+	 * (PF_MEMALLOC) without it: a data race on the word, none on the bit.
+	 */
+	exiting = data_race(k->flags) & PF_EXITING;
 	if (!exiting) {
 		k->vfork_done = &done;
 		WRITE_ONCE(k->should_stop, true);
@@ -228,7 +232,7 @@ void put_task_struct(struct task_struct *t)
 	BUG_ON(t->state != TASK_DEAD);
 	spin_lock_irqsave(&tasklist_lock, flags);
 	list_del(&t->tasks);
-	threads_alive--;
+	WRITE_ONCE(threads_alive, threads_alive - 1);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	arch_thread_free(&t->ctx);
 	thread_mem_free(t, THREAD_SIZE);

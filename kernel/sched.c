@@ -120,7 +120,7 @@ void sched_init(void)
 
 static void resched_cpu(int cpu)
 {
-	per_cpu(__need_resched, cpu) = 1;
+	WRITE_ONCE(per_cpu(__need_resched, cpu), 1);	/* cpu reads it */
 	if (cpu != smp_processor_id())
 		arch_send_reschedule(cpu);
 }
@@ -206,7 +206,7 @@ again:
 		 */
 		WRITE_ONCE(prev->nvcsw, prev->nvcsw + 1);
 		WRITE_ONCE(prev->on_rq, false);
-		rq->nr_running--;
+		WRITE_ONCE(rq->nr_running, rq->nr_running - 1);
 		switch_count = NULL;
 	} else if (prev != rq->idle) {
 		list_add_tail(&prev->run_list, &rq->queue);
@@ -228,9 +228,9 @@ again:
 		if (switch_count && prev != rq->idle)
 			(*switch_count)++;
 		next->time_slice = SCHED_TIMESLICE;
-		rq->nr_switches++;
+		WRITE_ONCE(rq->nr_switches, rq->nr_switches + 1);
 		account_idle_locked(rq, prev, next);
-		rq->curr = next;
+		WRITE_ONCE(rq->curr, next);	/* cpu_idle_ns() */
 		rq->prev = prev;
 		arch_this_cpu_write_4(current_task, next);
 		prev->saved_preempt_count = preempt_count();
@@ -342,12 +342,12 @@ int try_to_wake_up(struct task_struct *p, unsigned int state)
 	int woken = 0;
 
 	spin_lock_irqsave(&rq->lock, flags);
-	if (p->state & (long)state) {
-		p->state = TASK_RUNNING;
+	if (READ_ONCE(p->state) & (long)state) {
+		WRITE_ONCE(p->state, TASK_RUNNING);
 		woken = 1;
 		if (!p->on_rq) {
-			p->on_rq = true;
-			rq->nr_running++;
+			WRITE_ONCE(p->on_rq, true);
+			WRITE_ONCE(rq->nr_running, rq->nr_running + 1);
 			list_add_tail(&p->run_list, &rq->queue);
 			if (rq->curr == rq->idle)
 				resched_cpu(p->cpu);

@@ -84,12 +84,14 @@ static inline struct task_struct *get_current(void)
 /*
  * set_current_state() orders the state store before the test of the wait
  * condition that follows it, so that a waker who makes the condition true
- * and then wakes us cannot be missed.
+ * and then wakes us cannot be missed.  A waker writes the state too (under
+ * the run queue's lock, which the task does not hold): both write it
+ * with WRITE_ONCE, as Linux does.
  */
-#define __set_current_state(s) (current->state = (s))
+#define __set_current_state(s) WRITE_ONCE(current->state, (s))
 #define set_current_state(s)                                                \
 	do {                                                                 \
-		current->state = (s);                                        \
+		WRITE_ONCE(current->state, (s));                             \
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);                     \
 	} while (0)
 
