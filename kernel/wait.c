@@ -23,8 +23,9 @@ void prepare_to_wait(wait_queue_head_t *wq, struct wait_queue_entry *wait,
 {
 	unsigned long flags;
 
-	wait->flags &= ~WQ_FLAG_EXCLUSIVE;
+	/* Under the lock: a waker reads the flags of a queued entry. */
 	spin_lock_irqsave(&wq->lock, flags);
+	wait->flags &= ~WQ_FLAG_EXCLUSIVE;
 	if (list_empty(&wait->entry))
 		list_add(&wait->entry, &wq->head);
 	set_current_state(state);
@@ -36,8 +37,8 @@ void prepare_to_wait_exclusive(wait_queue_head_t *wq,
 {
 	unsigned long flags;
 
-	wait->flags |= WQ_FLAG_EXCLUSIVE;
 	spin_lock_irqsave(&wq->lock, flags);
+	wait->flags |= WQ_FLAG_EXCLUSIVE;
 	if (list_empty(&wait->entry))
 		list_add_tail(&wait->entry, &wq->head);
 	set_current_state(state);
