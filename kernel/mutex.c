@@ -12,7 +12,9 @@
  * Locking: lock->wait_lock (interrupts off, a leaf apart from the
  * wake-up it does) protects owner and wait_list.  It is taken bare
  * (arch_spin_lock): the validator sees the mutex itself, told before a
- * locker may sleep and before the owner lets go (2.6.18).
+ * locker may sleep and before the owner lets go (2.6.18).  owner and
+ * contended are also read without it: WRITE_ONCE under it, READ_ONCE
+ * outside.
  */
 #include "kernel/bug.h"
 #include "kernel/mutex.h"
@@ -71,11 +73,11 @@ void mutex_lock_nested(struct mutex *lock, unsigned int subclass)
 	if (lock->owner == self)
 		mutex_bug("mutex_lock", lock, "already held by this task: deadlock");
 	if (!lock->owner) {
-		lock->owner = self;
+		WRITE_ONCE(lock->owner, self);
 		wait_unlock_irqrestore(lock, flags);
 		return;
 	}
-	lock->contended++;
+	WRITE_ONCE(lock->contended, lock->contended + 1);
 	waiter.task = self;
 	list_add_tail(&waiter.list, &lock->wait_list);
 	for (;;) {
@@ -97,7 +99,7 @@ int mutex_trylock(struct mutex *lock)
 
 	wait_lock_irqsave(lock, flags);
 	if (!lock->owner) {
-		lock->owner = current;
+		WRITE_ONCE(lock->owner, current);
 		taken = 1;
 	}
 	wait_unlock_irqrestore(lock, flags);
@@ -123,7 +125,7 @@ void mutex_unlock(struct mutex *lock)
 		list_del(&w->list);
 		next = w->task;
 	}
-	lock->owner = next;
+	WRITE_ONCE(lock->owner, next);
 	if (next)
 		wake_up_process(next);
 	wait_unlock_irqrestore(lock, flags);
