@@ -81,6 +81,8 @@ enum pageflags {
 	{                                                                   \
 		return test_bit(bit, &p->flags);                      \
 	}                                                                   \
+	__PAGEFLAG_SETCLEAR(name, bit)
+#define __PAGEFLAG_SETCLEAR(name, bit)                                         \
 	static inline void __SetPage##name(struct page *p)                  \
 	{                                                                   \
 		__set_bit(bit, &p->flags);                            \
@@ -90,11 +92,23 @@ enum pageflags {
 		__clear_bit(bit, &p->flags);                          \
 	}
 PAGEFLAG(Reserved, PG_reserved)
-PAGEFLAG(Buddy, PG_buddy)
+__PAGEFLAG_SETCLEAR(Buddy, PG_buddy)
 PAGEFLAG(Slab, PG_slab)
 PAGEFLAG(Head, PG_head)
 PAGEFLAG(Pcp, PG_pcp)
 #undef PAGEFLAG
+#undef __PAGEFLAG_SETCLEAR
+
+/*
+ * page_is_buddy() tests PG_buddy of a page it may not own, under the
+ * zone's lock, which is the bit's lock; the page's owner may be changing
+ * its other bits meanwhile (__SetPageHead).  A data race on the word by
+ * design, none on the bit (Linux's page_zonenum() asserts as much).
+ */
+static inline bool PageBuddy(const struct page *p)
+{
+	return data_race(test_bit(PG_buddy, &p->flags));
+}
 
 #define PAGE_FLAGS_MASK ((1UL << __NR_PAGEFLAGS) - 1)
 

@@ -94,7 +94,8 @@ struct pglist_data;
 
 struct zone {
 	spinlock_t lock;
-	unsigned long free_pages; /* in the buddy lists; zone->lock */
+	/* In the buddy lists; zone->lock (WRITE_ONCE: read without it). */
+	unsigned long free_pages;
 	unsigned long pages_min, pages_low, pages_high;
 	/*
 	 * An allocation found free_pages below pages_high; a free that finds
@@ -235,7 +236,12 @@ static inline bool is_highmem(const struct zone *z)
  */
 static inline unsigned long page_zone_id(const struct page *page)
 {
-	return (page->flags >> NODES_PGSHIFT) &
+	/*
+	 * A data race by design: the node and zone bits never change once
+	 * set, while the page's owner may change its other bits meanwhile
+	 * (Linux's page_zonenum() asserts exactly that, for KCSAN).
+	 */
+	return (data_race(page->flags) >> NODES_PGSHIFT) &
 	       ((1UL << (NODES_SHIFT + ZONES_SHIFT)) - 1);
 }
 

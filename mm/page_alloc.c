@@ -225,7 +225,7 @@ void free_one_page_locked(struct page *page, struct zone *zone,
 		BUG_ON(!zone_spans_pfn(zone, pfn));
 	}
 
-	zone->free_pages += 1UL << order;
+	WRITE_ONCE(zone->free_pages, zone->free_pages + (1UL << order));
 	/*
 	 * page stays the page being freed until the block is filed: its node
 	 * and zone are what a buddy must share.
@@ -283,7 +283,7 @@ struct page *rmqueue_locked(struct zone *zone, unsigned int order)
 		list_del(&page->lru);
 		clear_buddy_order(page);
 		area->nr_free--;
-		zone->free_pages -= 1UL << order;
+		WRITE_ONCE(zone->free_pages, zone->free_pages - (1UL << order));
 		expand_locked(zone, page, order, cur);
 		return page;
 	}
@@ -341,7 +341,7 @@ unsigned int rmqueue_bulk_locked(struct zone *zone, unsigned int count,
 				add_to_free_area_locked(zone, page + i, (unsigned int)__ffs(i));
 			size = want;
 		}
-		zone->free_pages -= size;
+		WRITE_ONCE(zone->free_pages, zone->free_pages - size);
 		page->private = size;
 		list_add_tail(&page->lru, blocks);
 		got += (unsigned int)size;
@@ -976,11 +976,16 @@ unsigned long nr_pcp_pages(void)
 	struct zone *z;
 	int nid;
 
+	/* A statistic: the lists' CPUs change their counts meanwhile. */
 	for_each_online_node(nid)
 		for_each_zone_in_node(z, NODE_DATA(nid))
-			for (int cpu = 0; cpu < NR_CPUS; cpu++)
-				n += (unsigned long)READ_ONCE(z->pageset[cpu].pcp[0].count) +
-				     (unsigned long)READ_ONCE(z->pageset[cpu].pcp[1].count);
+			for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+				struct per_cpu_pages *pcp = z->pageset[cpu].pcp;
+
+				n += (unsigned long)data_race(
+					READ_ONCE(pcp[0].count) +
+					READ_ONCE(pcp[1].count));
+			}
 	return n;
 }
 
@@ -1035,7 +1040,12 @@ static __always_inline bool __zone_watermark_ok(struct zone *z, unsigned int ord
 bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
 		       enum zone_type classzone_idx, int alloc_flags)
 {
-	return __zone_watermark_ok(z, order, mark, classzone_idx, alloc_flags);
+	/*
+	 * A data race by design: the counts are read without zone->lock, as
+	 * Linux reads them; the allocation itself takes the lock.
+	 */
+	return data_race(__zone_watermark_ok(z, order, mark, classzone_idx,
+					     alloc_flags));
 }
 
 static struct page *rmqueue(struct zone *zone, unsigned int order, gfp_t gfp)
@@ -1066,7 +1076,8 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 		 * CPUs free (pcp_nr_trim): 6.7 notes it here, on the
 		 * allocation's way, not on the hotter free path.
 		 */
-		if (!READ_ONCE(z->below_high) && z->free_pages < z->pages_high)
+		if (!READ_ONCE(z->below_high) &&
+		    READ_ONCE(z->free_pages) < z->pages_high)
 			WRITE_ONCE(z->below_high, true);
 		if (!(alloc_flags & ALLOC_NO_WATERMARKS)) {
 			unsigned long mark = (alloc_flags & ALLOC_WMARK_MIN) ?
@@ -1270,8 +1281,9 @@ static __always_inline struct page *alloc_page_fast(struct zonelist *zl,
 	struct page *page;
 	unsigned long flags;
 
-	if (unlikely(!__zone_watermark_ok(zone, 0, zone->pages_low,
-					  zone_idx(zone), 0)))
+	/* Without zone->lock, as zone_watermark_ok() reads them. */
+	if (unlikely(!data_race(__zone_watermark_ok(zone, 0, zone->pages_low,
+						    zone_idx(zone), 0))))
 		return __alloc_pages(gfp_mask, 0, zl);
 	local_irq_save(flags);
 	/* Interrupts just turned off: smp_processor_id()'s check is moot. */

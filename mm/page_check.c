@@ -155,8 +155,14 @@ static void walk_mem_map_locked(struct zone *zone, bool quick,
 			else
 				heads[page->private]++;
 			pfn += block_step(zone, pfn, page->private);
-		} else if (quick && PageHead(page)) {
-			pfn += block_step(zone, pfn, page->private);
+		} else if (quick && data_race(PageHead(page))) {
+			/*
+			 * Its owner may be freeing it, clearing head and
+			 * order without zone->lock: any order read here is
+			 * this block's or 0, and none of its pages can turn
+			 * buddy while we hold the lock.  A data race by design.
+			 */
+			pfn += block_step(zone, pfn, data_race(page->private));
 		} else {
 			pfn++;
 		}
