@@ -86,7 +86,9 @@
  * free_block taking the lock of each object's node after.  A CPU's array
  * is touched only by that CPU with interrupts off; other CPUs drain it by
  * cross-call.  Slabs are made and their pages allocated without
- * list_lock held.
+ * list_lock held.  l3->free_objects and a shared array's avail are
+ * written under list_lock with WRITE_ONCE: the allocation and free paths
+ * glance at them without the lock.
  *
  * Comments "LAB <name>: BEGIN/STUB/END" mark the code a course lab takes
  * out of a student tree, and the stub it leaves (labs/<name>/README.md;
@@ -270,7 +272,8 @@ static void cache_grow_end(struct kmem_cache *cachep, struct slab *slabp)
 		list_add_tail(&slabp->list, &l3->slabs_partial);
 	else
 		list_add_tail(&slabp->list, &l3->slabs_free);
-	l3->free_objects += cachep->num - slabp->inuse;
+	WRITE_ONCE(l3->free_objects,
+		   l3->free_objects + cachep->num - slabp->inuse);
 	l3->nr_slabs++;
 	slab_stat_inc(&cachep->grown);
 	spin_unlock(&l3->list_lock);
@@ -296,7 +299,7 @@ static void slab_unlink_locked(struct kmem_cache *cachep,
 {
 	lockdep_assert_held(&l3->list_lock);
 	list_move(&slabp->list, doomed);
-	l3->free_objects -= cachep->num;
+	WRITE_ONCE(l3->free_objects, l3->free_objects - cachep->num);
 	l3->nr_slabs--;
 }
 
@@ -369,7 +372,8 @@ static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
 		/* One acquisition for a run of objects of the same node. */
 		if (unlikely(slabp->nodeid != locked)) {
 			if (l3) {
-				l3->free_objects += freed;
+				WRITE_ONCE(l3->free_objects,
+					   l3->free_objects + freed);
 				spin_unlock(&l3->list_lock);
 			}
 			freed = 0;
@@ -381,7 +385,8 @@ static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
 		freed++;
 		if (slabp->inuse == 0) {
 			if (l3->free_objects + freed > l3->free_limit) {
-				l3->free_objects += freed;
+				WRITE_ONCE(l3->free_objects,
+					   l3->free_objects + freed);
 				freed = 0;
 				slab_unlink_locked(cachep, l3, slabp, &doomed);
 			} else {
@@ -392,7 +397,7 @@ static unsigned int free_block(struct kmem_cache *cachep, void **objpp,
 		}
 	}
 	if (l3) {
-		l3->free_objects += freed;
+		WRITE_ONCE(l3->free_objects, l3->free_objects + freed);
 		spin_unlock(&l3->list_lock);
 	}
 	return slab_destroy_list(cachep, &doomed);
@@ -441,7 +446,7 @@ static unsigned int take_objs_locked(struct kmem_cache *cachep,
 			break;
 		slabp = list_first_entry(from, struct slab, list);
 		n = min(cachep->num - slabp->inuse, nr - taken);
-		l3->free_objects -= n;
+		WRITE_ONCE(l3->free_objects, l3->free_objects - n);
 		slab_get_objs(cachep, slabp, objpp + taken, n);
 		taken += n;
 		/* Only a change of state moves the slab (it stays first). */
@@ -601,7 +606,7 @@ static void shared_refill(struct kmem_cache *cachep, struct array_cache *ac)
 		return;
 	spin_lock(&l3->list_lock);
 	nr = min(min(ac->batchcount, shared->avail), ac->limit - ac->avail);
-	shared->avail -= nr;
+	WRITE_ONCE(shared->avail, shared->avail - nr);
 	memcpy(ac->entry + ac->avail, shared->entry + shared->avail,
 	       nr * sizeof(void *));
 	shared->touched = 1;
@@ -627,7 +632,7 @@ static void shared_flush(struct kmem_cache *cachep, struct array_cache *ac)
 	spin_lock(&l3->list_lock);
 	nr = min(min(ac->batchcount, ac->avail), shared->limit - shared->avail);
 	memcpy(shared->entry + shared->avail, ac->entry, nr * sizeof(void *));
-	shared->avail += nr;
+	WRITE_ONCE(shared->avail, shared->avail + nr);
 	spin_unlock(&l3->list_lock);
 	ac->avail -= nr;
 	memmove(ac->entry, ac->entry + nr, ac->avail * sizeof(void *));
@@ -658,7 +663,7 @@ static unsigned int drain_shared(struct kmem_cache *cachep)
 
 			spin_lock_irqsave(&l3->list_lock, flags);
 			nr = min(l3->shared->avail, (unsigned int)ARRAY_SIZE(chunk));
-			l3->shared->avail -= nr;
+			WRITE_ONCE(l3->shared->avail, l3->shared->avail - nr);
 			memcpy(chunk, l3->shared->entry + l3->shared->avail,
 			       nr * sizeof(void *));
 			spin_unlock(&l3->list_lock);
@@ -848,7 +853,8 @@ static bool cpu_has_cached_objects(int cpu, void *unused)
 	struct kmem_cache *cachep;
 
 	list_for_each_entry(cachep, &cache_chain, next)
-		if (cachep->array[cpu] && READ_ONCE(cachep->array[cpu]->avail))
+		if (cachep->array[cpu] &&
+		    data_race(READ_ONCE(cachep->array[cpu]->avail)))
 			return true;
 	return false;
 }
