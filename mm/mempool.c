@@ -269,7 +269,9 @@ static void add_element_locked(mempool_t *pool, void *element)
 {
 	lockdep_assert_held(&pool->lock);
 	BUG_ON(pool->curr_nr >= pool->min_nr);
-	pool->elements[pool->curr_nr++] = element;
+	pool->elements[pool->curr_nr] = element;
+	/* WRITE_ONCE: mempool_free() glances at curr_nr without the lock. */
+	WRITE_ONCE(pool->curr_nr, pool->curr_nr + 1);
 	update_free_cache_locked(pool);
 }
 
@@ -279,7 +281,8 @@ static inline void *remove_element_locked(mempool_t *pool)
 
 	lockdep_assert_held(&pool->lock);
 	BUG_ON(pool->curr_nr <= 0);
-	element = pool->elements[--pool->curr_nr];
+	WRITE_ONCE(pool->curr_nr, pool->curr_nr - 1);
+	element = pool->elements[pool->curr_nr];
 	update_free_cache_locked(pool);
 	return element;
 }
