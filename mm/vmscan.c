@@ -103,8 +103,8 @@ static bool shrinker_read_trylock(void)
 
 	spin_lock(&shrinker_lock);
 	ok = !shrinker_writing;
-	if (ok)
-		shrinker_readers++;
+	if (ok)	/* WRITE_ONCE: the writer waits for 0 without the lock */
+		WRITE_ONCE(shrinker_readers, shrinker_readers + 1);
 	spin_unlock(&shrinker_lock);
 	if (ok)
 		lock_acquire_dep(&shrinker_rwsem_map, 0, 1);
@@ -118,7 +118,8 @@ static void shrinker_read_unlock(void)
 	lock_release_dep(&shrinker_rwsem_map);
 	spin_lock(&shrinker_lock);
 	BUG_ON(!shrinker_readers);
-	last = --shrinker_readers == 0;
+	WRITE_ONCE(shrinker_readers, shrinker_readers - 1);
+	last = shrinker_readers == 0;
 	spin_unlock(&shrinker_lock);
 	if (last)
 		wake_up(&shrinker_wait);
@@ -306,10 +307,12 @@ static unsigned long pgdat_shortfall(pg_data_t *pgdat, unsigned int order)
 
 	for_each_zone_in_node(z, pgdat) {
 		unsigned long want = z->pages_high + (1UL << order);
+		/* Without zone->lock, read once: it may move meanwhile. */
+		unsigned long free = READ_ONCE(z->free_pages);
 
-		if (!zone_balanced(z, order) && z->free_pages < want &&
-		    want - z->free_pages > need)
-			need = want - z->free_pages;
+		if (!zone_balanced(z, order) && free < want &&
+		    want - free > need)
+			need = want - free;
 	}
 	return need;
 }
