@@ -704,7 +704,7 @@ static void record_types(unsigned long unused)
 {
 	type_timer.type[0] = kmap_atomic_type(0);
 	type_timer.type[1] = kmap_atomic_type(1);
-	WRITE_ONCE(type_timer.ran, true);
+	smp_store_release(&type_timer.ran, true);	/* type[] with it */
 }
 
 /*
@@ -728,7 +728,7 @@ static void kmap_atomic_type_by_context(struct ktest *t)
 	memset(&type_timer, 0, sizeof(type_timer));
 	setup_timer(&type_timer.timer, record_types, 0);
 	mod_timer(&type_timer.timer, jiffies + 1);
-	if (!ktest_wait_until(READ_ONCE(type_timer.ran), WAIT_JIFFIES)) {
+	if (!ktest_wait_until(smp_load_acquire(&type_timer.ran), WAIT_JIFFIES)) {
 		del_timer_sync(&type_timer.timer);
 		KTEST_FAIL(t, "the timer did not run within %d s", WAIT_JIFFIES / HZ);
 		return;
@@ -804,7 +804,7 @@ static void zero_in_a_timer(unsigned long unused)
 {
 	zero_timer.result[0] = zeroed_allocs_under(KM_IRQ0, GFP_ATOMIC);
 	zero_timer.result[1] = zeroed_allocs_under(KM_IRQ1, GFP_ATOMIC);
-	WRITE_ONCE(zero_timer.ran, true);
+	smp_store_release(&zero_timer.ran, true);	/* result[] with it */
 }
 
 static void zeroing_inside_a_timers_kmap_atomic(struct ktest *t)
@@ -812,7 +812,7 @@ static void zeroing_inside_a_timers_kmap_atomic(struct ktest *t)
 	memset(&zero_timer, 0, sizeof(zero_timer));
 	setup_timer(&zero_timer.timer, zero_in_a_timer, 0);
 	mod_timer(&zero_timer.timer, jiffies + 1);
-	if (!ktest_wait_until(READ_ONCE(zero_timer.ran), WAIT_JIFFIES)) {
+	if (!ktest_wait_until(smp_load_acquire(&zero_timer.ran), WAIT_JIFFIES)) {
 		del_timer_sync(&zero_timer.timer);
 		KTEST_FAIL(t, "the timer did not run within %d s", WAIT_JIFFIES / HZ);
 		return;

@@ -614,7 +614,7 @@ static void owner_step_kind(struct owner *o, enum kind k)
 		take_pages(o, k, b);
 	else
 		take_object(o, k, b);
-	o->steps++;
+	WRITE_ONCE(o->steps, o->steps + 1);	/* all_owners_stepped() */
 }
 
 static void owner_step(struct owner *o)
