@@ -41,11 +41,12 @@ static unsigned int spins_per_yield = 64;
 /* Spin politely: a pause most of the time, the CPU given up now and then. */
 void host_cpu_relax(void)
 {
+	/* The CPU's, shared by its tasks and its handlers (which spin too). */
 	static __thread unsigned int spins;
 
-	if (host_irq_flags & HOST_IRQ_ENABLED)
+	if (host_irq_flag() & HOST_IRQ_ENABLED)
 		host_irq_check();
-	if (++spins % spins_per_yield)
+	if (__atomic_add_fetch(&spins, 1, __ATOMIC_RELAXED) % spins_per_yield)
 		__builtin_ia32_pause();
 	else
 		sched_yield();
@@ -82,7 +83,7 @@ void arch_set_trampoline_page(phys_addr_t pa)
 static void *cpu_thread(void *arg)
 {
 	host_cpu = (int)(long)arg;
-	host_irq_flags = 0;
+	host_set_irq_flag(0);
 	host_irq_init_this_cpu();
 	set_bit((unsigned long)host_cpu, cpu_online_bits);
 	cpu_idle();

@@ -12,7 +12,8 @@
  *
  * Tasks are ucontexts switched with swapcontext() on their CPU's thread;
  * tasks never move between CPUs, so each thread-local (the CPU number, its
- * interrupt flag) stays right across a switch.
+ * interrupt flag) stays right across a switch.  ThreadSanitizer is told
+ * of both switches, to a task and to the handlers (asm/tsan.h).
  */
 #define _GNU_SOURCE
 #include <linux/futex.h>
@@ -25,6 +26,7 @@
 
 #include "asm/irqflags.h"
 #include "asm/switch_to.h"
+#include "asm/tsan.h"
 #include "kernel/arch.h"
 #include "kernel/bug.h"
 #include "kernel/preempt.h"
@@ -67,24 +69,31 @@ static void kick(int cpu, unsigned int bit)
 		futex(pending, FUTEX_WAKE_PRIVATE, 1, NULL);
 }
 
+/* The handlers of the interrupts pending in p, in hardirq context. */
+static void handle_irqs(unsigned int p)
+{
+	irq_enter();
+	if (p & PEND_CALL)
+		smp_handle_call_function();
+	if (p & PEND_TICK)
+		timer_interrupt();
+	irq_exit();
+}
+
 void host_deliver_irqs(void)
 {
 	unsigned int p;
 
-	if (!(host_irq_flags & HOST_IRQ_ENABLED))
+	if (!(host_irq_flag() & HOST_IRQ_ENABLED))
 		return;
 	while ((p = __atomic_exchange_n(&host_pending_self, 0,
 					__ATOMIC_ACQ_REL))) {
-		host_irq_flags = 0;
-		irq_enter();
-		if (p & PEND_CALL)
-			smp_handle_call_function();
-		if (p & PEND_TICK)
-			timer_interrupt();
-		irq_exit();
+		host_set_irq_flag(0);
+		host_tsan_call_irq(handle_irqs, p);
 		if (need_resched() && preempt_count() == 0)
 			preempt_schedule_irq();
-		host_irq_flags = HOST_IRQ_ENABLED;
+		host_tsan_irqs_on();
+		host_set_irq_flag(HOST_IRQ_ENABLED);
 	}
 }
 
@@ -199,12 +208,14 @@ void arch_thread_init(struct thread_context *ctx, void *stack, size_t size,
 	ctx->size = size;
 	ctx->entry = entry;
 	ctx->valgrind_id = VALGRIND_STACK_REGISTER(stack, (char *)stack + size);
+	host_tsan_thread_init(ctx);
 	makecontext(&ctx->uc, thread_start, 0);
 }
 
 void arch_thread_free(struct thread_context *ctx)
 {
 	VALGRIND_STACK_DEREGISTER(ctx->valgrind_id);
+	host_tsan_thread_free(ctx);
 }
 
 void arch_switch_to(struct thread_context *prev, struct thread_context *next)
@@ -215,6 +226,7 @@ void arch_switch_to(struct thread_context *prev, struct thread_context *next)
 		this_thread_stack(prev);
 	switching_to = next;
 	__sanitizer_start_switch_fiber(&fake_stack, next->stack, next->size);
+	host_tsan_switch_to(prev, next);
 	if (swapcontext(&prev->uc, &next->uc))
 		panic("host: swapcontext failed");
 	__sanitizer_finish_switch_fiber(fake_stack, NULL, NULL);

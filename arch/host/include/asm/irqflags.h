@@ -8,11 +8,16 @@
  * real CPU could take them and user space can look: when the flag goes
  * from off to on, in cpu_relax() spins, and in the idle loop
  * (arch/host/irq.c).
+ *
+ * Under ThreadSanitizer, turning interrupts off and on acquires and
+ * releases this CPU's "interrupts off" lock (asm/tsan.h): what a task does
+ * with interrupts off is then ordered with its CPU's handlers.
  */
 #ifndef ASM_IRQFLAGS_H
 #define ASM_IRQFLAGS_H
 
 #include "asm/percpu.h"
+#include "asm/tsan.h"
 #include "kernel/nr_cpus.h"
 #include "lib/compiler.h"
 #include "lib/types.h"
@@ -25,6 +30,19 @@
  * list pointer before local_irq_save() need not load it again after.
  */
 extern __thread bool host_irq_flags __host_cpu_reg;
+/*
+ * The flag is the CPU's, a register rather than memory: ThreadSanitizer
+ * sees its accesses as relaxed atomics, or a task and the handler that
+ * interrupts it would "race" on it (arch/host/tsan.c).
+ */
+#ifndef __SANITIZE_THREAD__
+#define host_irq_flag() host_irq_flags
+#define host_set_irq_flag(v) (host_irq_flags = (v))
+#else
+#define host_irq_flag() __atomic_load_n(&host_irq_flags, __ATOMIC_RELAXED)
+#define host_set_irq_flag(v)                                                \
+	__atomic_store_n(&host_irq_flags, (v), __ATOMIC_RELAXED)
+#endif
 /* This CPU's pending interrupts; others reach it through host_pending[]. */
 extern __thread unsigned int host_pending_self __host_cpu_reg;
 extern unsigned int *host_pending[NR_CPUS];
@@ -38,31 +56,36 @@ static inline void host_irq_check(void)
 
 static inline unsigned long arch_local_save_flags(void)
 {
-	return host_irq_flags;
+	return host_irq_flag();
 }
 
 static inline void arch_local_irq_disable(void)
 {
-	host_irq_flags = 0;
+	host_set_irq_flag(0);
+	host_tsan_irqs_off();
 }
 
 static inline void arch_local_irq_enable(void)
 {
-	host_irq_flags = HOST_IRQ_ENABLED;
+	host_tsan_irqs_on();
+	host_set_irq_flag(HOST_IRQ_ENABLED);
 	host_irq_check();
 }
 
 static inline unsigned long arch_local_irq_save(void)
 {
-	unsigned long flags = host_irq_flags;
+	unsigned long flags = host_irq_flag();
 
-	host_irq_flags = 0;
+	host_set_irq_flag(0);
+	host_tsan_irqs_off();
 	return flags;
 }
 
 static inline void arch_local_irq_restore(unsigned long flags)
 {
-	host_irq_flags = flags;
+	if (flags & HOST_IRQ_ENABLED)
+		host_tsan_irqs_on();
+	host_set_irq_flag(flags);
 	if (flags & HOST_IRQ_ENABLED)
 		host_irq_check();
 }
@@ -81,10 +104,11 @@ static inline bool arch_local_irq_restore_quiet(unsigned long flags)
 	 * the flag (storing 0) just before needs no store to keep them off.
 	 */
 	if (!(flags & HOST_IRQ_ENABLED)) {
-		host_irq_flags = 0;
+		host_set_irq_flag(0);
 		return true;
 	}
-	host_irq_flags = HOST_IRQ_ENABLED;
+	host_tsan_irqs_on();
+	host_set_irq_flag(HOST_IRQ_ENABLED);
 	return likely(!__atomic_load_n(&host_pending_self, __ATOMIC_RELAXED));
 }
 #define arch_local_irq_restore_quiet arch_local_irq_restore_quiet

@@ -9,7 +9,12 @@
 
 static inline void local_add(long i, long *l)
 {
+#ifndef __SANITIZE_THREAD__
 	*(volatile long *)l += i;
+#else
+	/* For ThreadSanitizer a relaxed atomic, as the this_cpu adds are. */
+	__atomic_fetch_add(l, i, __ATOMIC_RELAXED);
+#endif
 }
 
 #endif /* ASM_LOCAL_H */

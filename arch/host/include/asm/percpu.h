@@ -17,16 +17,26 @@
 extern __thread int host_cpu __host_cpu_reg;
 extern unsigned long __per_cpu_offset[];
 
-#define arch_this_cpu_read_4(var)                                           \
+#define __host_this_cpu(var)                                                \
 	(*(__typeof__(&(var)))((unsigned long)&(var) +                      \
 			       __per_cpu_offset[host_cpu]))
 
+#ifndef __SANITIZE_THREAD__
+#define arch_this_cpu_read_4(var) __host_this_cpu(var)
+#define arch_this_cpu_write_4(var, val) (__host_this_cpu(var) = (val))
+#define arch_this_cpu_add_4(var, val) (__host_this_cpu(var) += (val))
+#else
+/*
+ * For ThreadSanitizer, relaxed atomics: x86's one instruction, which an
+ * interrupt on this CPU lands before or after (arch/host/tsan.c).
+ */
+#define arch_this_cpu_read_4(var)                                           \
+	__atomic_load_n(&__host_this_cpu(var), __ATOMIC_RELAXED)
 #define arch_this_cpu_write_4(var, val)                                     \
-	(*(__typeof__(&(var)))((unsigned long)&(var) +                      \
-			       __per_cpu_offset[host_cpu]) = (val))
+	__atomic_store_n(&__host_this_cpu(var), (val), __ATOMIC_RELAXED)
 #define arch_this_cpu_add_4(var, val)                                       \
-	(*(__typeof__(&(var)))((unsigned long)&(var) +                      \
-			       __per_cpu_offset[host_cpu]) += (val))
+	__atomic_fetch_add(&__host_this_cpu(var), (val), __ATOMIC_RELAXED)
+#endif
 
 /*
  * The CPU number without the per-CPU area: the thread's own, one load, as

@@ -15,6 +15,7 @@ struct thread_context {
 	size_t size;		/* NULL until known (a CPU thread's own) */
 	void (*entry)(void);
 	unsigned int valgrind_id;	/* its stack, registered */
+	void *tsan_fiber;		/* the race detector's (asm/tsan.h) */
 };
 
 /* 64 KiB: sanitizer builds have large frames. */
