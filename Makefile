@@ -124,8 +124,9 @@ $(KERNEL): $(OBJS) linker.ld tools/kallsyms.py
 # host compiler with AddressSanitizer and UBSan, and the suites that make
 # sense without PC hardware (not acpi, smp, bench_*, and not slab_debug,
 # whose layout cases are worked out for i386 words and kallsyms; the
-# host-slab-debug run exercises debugging under every other suite).
-# build/host/mm86-host runs them.
+# host-slab-debug run exercises debugging under every other suite), and
+# the host's own race suite (tests/host/race_test.c).  build/host/mm86-host
+# runs them.
 HOSTCC      ?= gcc
 HOST_BUILD  := $(BUILD)/host
 HOST_BIN    := $(HOST_BUILD)/mm86-host
@@ -145,7 +146,7 @@ HOST_SRCS   := $(filter-out lib/string.c,$(wildcard lib/*.c)) \
 	       $(wildcard mm/*.c) $(wildcard arch/host/*.c) \
 	       tests/ktest.c tests/ktest_capture.c tests/resources.c tests/reclaim_cache.c \
 	       tests/bench.c \
-	       tests/sched_helpers.c \
+	       tests/sched_helpers.c tests/host/race_test.c \
 	       $(wildcard $(patsubst %,tests/%_test.c,$(HOST_SUITES)))
 HOST_OBJS   := $(patsubst %,$(HOST_BUILD)/%.o,$(basename $(HOST_SRCS)))
 
@@ -159,6 +160,33 @@ $(HOST_BIN): $(HOST_OBJS)
 	$(Q)$(HOSTCC) -o $@ $(HOST_OBJS) $(HOST_LDLIBS)
 
 host: $(HOST_BIN)
+
+# The same build under ThreadSanitizer, the race detector (make host-tsan):
+# objects of its own, -fsanitize=thread instead of ASan and UBSan, tasks
+# and interrupt handlers as TSan fibers (arch/host/tsan.c), and the race
+# scenarios of tests/host/race_test.c.  -Wno-tsan: GCC warns that TSan
+# does not model __atomic_thread_fence; the kernel's fences order accesses
+# that are atomic or marked anyway (where one ordered plain data, a
+# release and an acquire now do).
+HOST_TSAN_BUILD := $(BUILD)/host-tsan
+HOST_TSAN_BIN   := $(HOST_TSAN_BUILD)/mm86-host
+HOST_TSAN_SAN   := -fsanitize=thread -Wno-tsan
+HOST_TSAN_OBJS  := $(patsubst $(HOST_BUILD)/%,$(HOST_TSAN_BUILD)/%,$(HOST_OBJS))
+
+$(HOST_TSAN_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call say,TSANCC,$<)
+	$(Q)$(HOSTCC) $(filter-out $(HOST_SAN),$(HOST_CFLAGS)) $(HOST_TSAN_SAN) \
+		-c $< -o $@
+
+$(HOST_TSAN_BIN): $(HOST_TSAN_OBJS)
+	$(call say,TSANLD,$@)
+	$(Q)$(HOSTCC) -o $@ $(HOST_TSAN_OBJS) $(HOST_TSAN_SAN) -pthread
+
+.PHONY: host-tsan
+host-tsan: $(HOST_TSAN_BIN)
+
+-include $(HOST_TSAN_OBJS:.o=.d)
 
 # ---- fuzzing: libFuzzer targets over the user-space build ----------------
 FUZZ_CC      ?= clang
@@ -450,13 +478,15 @@ POST_CHECK = $(PYTHON) tools/postboot_checks.py --logs $(BUILD)/logs \
 test-qemu: deps $(KERNEL) $(ISO) $(ISO_MB1)
 	$(PYTHON) tools/runner.py $(RUNNER_ARGS)
 
-# The host tools' unit tests, the user-space kernel's suites, and each
-# fuzzer for FUZZ_TEST_SECONDS.
+# The host tools' unit tests, the user-space kernel's suites (under ASan
+# and UBSan, and under TSan with its race scenarios), and each fuzzer for
+# FUZZ_TEST_SECONDS.
 FUZZ_TEST_SECONDS ?= 5
-test-host: $(HOST_BIN) $(FUZZ_BINS)
+test-host: $(HOST_BIN) $(HOST_TSAN_BIN) $(FUZZ_BINS)
 	@mkdir -p $(BUILD)/logs
 	$(PYTHON) tools/host-tests.py --counts $(BUILD)/host-counts.txt \
-		--host-binary $(HOST_BIN) --logs $(BUILD)/logs \
+		--host-binary $(HOST_BIN) --tsan-binary $(HOST_TSAN_BIN) \
+		--logs $(BUILD)/logs \
 		--fuzz $(FUZZ_BINS) --fuzz-seconds $(FUZZ_TEST_SECONDS) \
 		--fuzz-corpus tests/fuzz/corpus --fuzz-work $(FUZZ_BUILD) \
 		--jobs $(JOBS)
@@ -558,6 +588,7 @@ PKGS.run        := $(PKGS.all) qemu-system-x86 \
 PKGS.debug      := $(PKGS.run) gdb
 PKGS.gdb        := $(PKGS.all) gdb
 PKGS.host       := gcc
+PKGS.host-tsan  := $(PKGS.host)
 PKGS.fuzz-build := clang libclang-rt-dev
 PKGS.fuzz       := $(PKGS.fuzz-build)
 PKGS.fuzz-long  := $(PKGS.fuzz) llvm python3
@@ -599,7 +630,7 @@ deps:
 # Every compile, link and image waits for deps (order-only: deps never makes
 # anything out of date).  Naming the objects here also keeps them: none is an
 # intermediate file that make deletes and rebuilds the next time.
-$(OBJS) $(KERNEL) $(HOST_OBJS) $(HOST_BIN) $(FUZZ_ALL_OBJS) \
+$(OBJS) $(KERNEL) $(HOST_OBJS) $(HOST_BIN) $(HOST_TSAN_OBJS) $(HOST_TSAN_BIN) $(FUZZ_ALL_OBJS) \
 $(FUZZ_BINS) $(BENCH_OBJS) $(BENCH_MAIN) $(BENCH_BIN) $(ISO) $(ISO_MB1): | deps
 
 clean:

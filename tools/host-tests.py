@@ -10,7 +10,11 @@ Three kinds:
   - the user-space build of the kernel (build/host/mm86-host: mm/, kernel/
     and lib/ under AddressSanitizer and UBSan, CPUs as threads), run in a
     few configurations; each run's KTAP report is judged like a boot's
-    (tools/ktap.py) and its exit status must be 0.
+    (tools/ktap.py) and its exit status must be 0.  The same under
+    ThreadSanitizer (--tsan-binary, build/host-tsan/mm86-host) in two
+    configurations, where a data race report stops the run and fails it
+    (quoted), and its race scenarios, each of which must stop at a report
+    naming its two functions (tools/tsan.py);
   - the libFuzzer targets (--fuzz), each for a fixed time from the seed
     corpus; one case each, passed when the fuzzer found nothing.
 The host runs, and then the fuzzers, run --jobs at a time (each fuzzer
@@ -32,6 +36,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import ktap  # noqa: E402
+import tsan  # noqa: E402
 
 # name, arguments of mm86-host
 HOST_RUNS = [
@@ -40,6 +45,28 @@ HOST_RUNS = [
     ("host-fake-numa", ["--mem=128", "--cpus=2", "numa=fake=2"]),
     ("host-slab-debug", ["--mem=128", "--cpus=2", "slab_debug"]),
 ]
+
+# The whole suite under ThreadSanitizer (about ten seconds a run).
+HOST_TSAN_RUNS = [
+    ("host-tsan-2cpu", ["--mem=128", "--cpus=2"]),
+    ("host-tsan-4cpu", ["--mem=256", "--cpus=4"]),
+]
+
+# name, misuse scenario (tests/host/race_test.c), the two functions
+# its data race report must name
+HOST_TSAN_RACES = [
+    ("host-tsan-race-counter", "race_counter",
+     {"counter_add_locked", "counter_add_unlocked"}),
+    ("host-tsan-race-percpu-irq", "race_percpu_irq",
+     {"percpu_hits_task", "percpu_hits_tick"}),
+]
+
+# A report stops the run (exit status 66); the races inside a course
+# lab's lines, which its patches rely on, wait in the suppressions file.
+TSAN_SUPPRESSIONS = os.path.join(HERE, "..", "tests", "host",
+                                 "tsan-suppressions.txt")
+TSAN_OPTIONS = ("halt_on_error=1:exitcode=66:"
+                f"suppressions={os.path.abspath(TSAN_SUPPRESSIONS)}")
 
 
 def run_unit_tests():
@@ -51,12 +78,12 @@ def run_unit_tests():
     return result.testsRun - failed - skipped, failed, skipped
 
 
-def run_one_host(binary, logs, name, args):
-    """One run of the host build: its counts and the lines to print."""
-    log = os.path.join(logs, name + ".log")
+def run_logged(binary, args, log):
+    """Runs the host build once, its output into log: (output, exit
+    status or "timeout", seconds)."""
     start = time.monotonic()
     env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:abort_on_error=0",
-               UBSAN_OPTIONS="print_stacktrace=1")
+               UBSAN_OPTIONS="print_stacktrace=1", TSAN_OPTIONS=TSAN_OPTIONS)
     try:
         proc = subprocess.run([binary] + args, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, timeout=300,
@@ -66,25 +93,57 @@ def run_one_host(binary, logs, name, args):
         out, status = (e.stdout or b"").decode(errors="replace"), "timeout"
     with open(log, "w") as f:
         f.write(out)
+    return out, status, time.monotonic() - start
+
+
+def run_one_host(binary, logs, name, args):
+    """One run of the host build: its counts and the lines to print."""
+    log = os.path.join(logs, name + ".log")
+    out, status, wall = run_logged(binary, args, log)
     report = ktap.parse(out)
     counts = report.counts()
     ok = status == 0 and report.passed
-    wall = time.monotonic() - start
     lines = [f"{'PASS' if ok else 'FAIL'} {name:16} ({wall:.1f} s, "
              f"{counts.passed + counts.failed + counts.skipped} cases) {log}"]
     failed = counts.failed
     if not ok:
-        for err in report.errors[:5]:
+        race = tsan.first_report(out)
+        # A race report stops the run: the log's end is then no news.
+        for err in ([] if race else report.errors[:5]):
             lines.append(f"    {err}")
         for suite, case in report.failures()[:10]:
             lines.append(f"    not ok {suite.display_name()}"
                          f"{'.' + case.name if case else ''}")
-        if status != 0:
+        if race:
+            lines.append(f"    exit status {status}; the first report:")
+            lines += [f"      {line}" for line in race.quote()]
+        elif status != 0:
             lines.append(f"    exit status {status}; last lines:")
             for line in out.splitlines()[-12:]:
                 lines.append(f"      {line}")
         failed += max(1, counts.failed == 0)
     return counts.passed, failed, counts.skipped, lines
+
+
+def run_one_race(binary, logs, name, misuse, functions):
+    """A race scenario under ThreadSanitizer: passed when the run stops
+    at a data race report whose two accesses are in functions."""
+    log = os.path.join(logs, name + ".log")
+    out, status, wall = run_logged(
+        binary, ["--mem=64", "--cpus=2", f"ktest.misuse={misuse}"], log)
+    race = tsan.first_report(out)
+    ok = (status == 66 and race is not None and race.kind == "data race"
+          and set(race.functions()) == functions)
+    lines = [f"{'PASS' if ok else 'FAIL'} {name:16} ({wall:.1f} s, "
+             f"{' / '.join(race.functions()) if race else 'no report'}) "
+             f"{log}"]
+    if not ok:
+        lines.append(f"    exit status {status}; wanted a data race between "
+                     f"{' and '.join(sorted(functions))}; "
+                     + ("the first report:" if race else "last lines:"))
+        lines += [f"      {line}" for line in
+                  (race.quote() if race else out.splitlines()[-8:])]
+    return int(ok), int(not ok), 0, lines
 
 
 def in_parallel(jobs, calls):
@@ -100,11 +159,16 @@ def in_parallel(jobs, calls):
     return results
 
 
-def run_host_kernel(binary, logs, jobs=1):
+def run_host_kernel(binary, logs, jobs=1, tsan_binary=None):
+    calls = [(run_one_host, (binary, logs, name, args))
+             for name, args in HOST_RUNS]
+    if tsan_binary:
+        calls += [(run_one_host, (tsan_binary, logs, name, args))
+                  for name, args in HOST_TSAN_RUNS]
+        calls += [(run_one_race, (tsan_binary, logs, name, misuse, fns))
+                  for name, misuse, fns in HOST_TSAN_RACES]
     passed = failed = skipped = 0
-    for p, f, s, _ in in_parallel(jobs, [(run_one_host,
-                                          (binary, logs, name, args))
-                                         for name, args in HOST_RUNS]):
+    for p, f, s, _ in in_parallel(jobs, calls):
         passed, failed, skipped = passed + p, failed + f, skipped + s
     return passed, failed, skipped
 
@@ -148,6 +212,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--counts", help="write 'N passed, N failed' here")
     ap.add_argument("--host-binary", help="the user-space kernel to run")
+    ap.add_argument("--tsan-binary",
+                    help="the same under ThreadSanitizer (with --host-binary)")
     ap.add_argument("--logs", default="build/logs")
     ap.add_argument("--fuzz", nargs="*", default=[], help="fuzzer binaries")
     ap.add_argument("--fuzz-seconds", type=int, default=10)
@@ -160,7 +226,8 @@ def main():
     passed, failed, skipped = run_unit_tests()
     if args.host_binary:
         os.makedirs(args.logs, exist_ok=True)
-        p, f, s = run_host_kernel(args.host_binary, args.logs, args.jobs)
+        p, f, s = run_host_kernel(args.host_binary, args.logs, args.jobs,
+                                  args.tsan_binary)
         passed, failed, skipped = passed + p, failed + f, skipped + s
     if args.fuzz:
         p, f = run_fuzzers(args.fuzz, args.fuzz_seconds, args.fuzz_corpus,
