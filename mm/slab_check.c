@@ -152,7 +152,7 @@ static bool cpu_has_array_objects(int cpu, void *unused)
 	if (cpu == raw_smp_processor_id())
 		return false;
 	list_for_each_entry(cachep, &cache_chain, next)
-		if (READ_ONCE(cachep->array[cpu]->avail)) {
+		if (data_race(READ_ONCE(cachep->array[cpu]->avail))) {
 			__set_bit((unsigned long)cpu, cpu_stop.cpus);
 			cpu_stop.wanted++;
 			return true;
