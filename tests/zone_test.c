@@ -14,7 +14,9 @@
  */
 #include "asm/page.h"
 #include "kernel/sections.h"
+#include "kernel/smp.h"
 #include "lib/math.h"
+#include "lib/sprintf.h"
 #include "lib/string.h"
 #include "mm/e820.h"
 #include "mm/gfp.h"
@@ -371,12 +373,20 @@ static void max_pfn_stops_at_4g(struct ktest *t)
 
 /* ---- watermarks and reserves ----------------------------------------- */
 
+/* 2.6.11's rule: sqrt(lowmem_kbytes * 16), clamped to [128, 65536]. */
+static unsigned long min_free_kbytes_rule(unsigned long lowmem_pages)
+{
+	unsigned long root = int_sqrt(lowmem_pages * (PAGE_SIZE >> 10) * 16);
+
+	return clamp(root, 128UL, 65536UL);
+}
+
 static void min_free_kbytes_formula(struct ktest *t)
 {
 	unsigned long kbytes = ex.lowmem_pages * (PAGE_SIZE >> 10);
-	unsigned long x = kbytes * 16;
-	unsigned long root = int_sqrt(x);
-	unsigned long want = clamp(root, 128UL, 65536UL);
+	unsigned long x = kbytes * 16, root = int_sqrt(x);
+	unsigned long want = min_free_kbytes_rule(ex.lowmem_pages);
+	unsigned long pages, tried = 0, bad = 0;
 
 	need_one_node(t);
 	/* int_sqrt itself, by its definition. */
@@ -385,13 +395,30 @@ static void min_free_kbytes_formula(struct ktest *t)
 	KTEST_EXPECT_EQ(t, (unsigned long)min_free_kbytes, want);
 	KTEST_EXPECT_EQ(t, calculate_min_free_kbytes(ex.lowmem_pages), (int)want);
 	ktest_printf(t, "lowmem %lu kB -> min_free_kbytes %lu", kbytes, want);
+
+	/*
+	 * The function on other machines' lowmem: every size up to 2 MiB
+	 * (the clamp at 128 holds below 1 MiB), then steps of about 1.5%
+	 * up to 896 MiB, where the root's rounding shows.  (On i386 the
+	 * clamp at 65536 is never reached: lowmem is at most 896 MiB.)
+	 */
+	for (pages = 0; pages <= PFN_896MB; pages += pages < 512 ? 1 : pages / 64) {
+		unsigned long rule = min_free_kbytes_rule(pages);
+		int got = calculate_min_free_kbytes(pages);
+
+		tried++;
+		if ((unsigned long)got != rule && bad++ < 3)
+			KTEST_FAIL(t, "calculate_min_free_kbytes(%lu pages) = %d, the rule gives %lu",
+				   pages, got, rule);
+	}
+	KTEST_EXPECT_EQ(t, bad, 0UL);
+	ktest_printf(t, "%lu lowmem sizes from 0 to %lu pages", tried, PFN_896MB);
 }
 
 static void watermarks_formula(struct ktest *t)
 {
-	unsigned long kb = clamp(int_sqrt(ex.lowmem_pages * (PAGE_SIZE >> 10) * 16),
-				 128UL, 65536UL);
-	unsigned long pages_min = kb >> (PAGE_SHIFT - 10);
+	unsigned long pages_min = min_free_kbytes_rule(ex.lowmem_pages) >>
+				  (PAGE_SHIFT - 10);
 
 	need_one_node(t);
 	KTEST_ASSERT_GT(t, ex.lowmem_pages, 0UL);
@@ -454,31 +481,97 @@ static void lowmem_reserve_formula(struct ktest *t)
 
 /* ---- zonelists ------------------------------------------------------- */
 
-static void zonelists_order(struct ktest *t)
+/*
+ * Each zonelist of node 0 (lists[mod]) against the rule: the populated
+ * zones (those with present pages, but for zone "hidden") from the
+ * modifier's zone down to ZONE_DMA, highest first, then the end.
+ */
+static void check_zonelists(struct ktest *t, const struct zonelist *lists,
+			    int hidden, const char *when)
 {
-	need_one_node(t);
 	for (unsigned int mod = 0; mod < GFP_ZONETYPES; mod++) {
 		/* DMA wins over HIGHMEM when both bits are set (2.6). */
 		int top = (mod & __GFP_DMA) ? ZONE_DMA :
 			  (mod & __GFP_HIGHMEM) ? ZONE_HIGHMEM : ZONE_NORMAL;
 		struct zone *want[MAX_NR_ZONES + 1];
-		const struct zonelist *zl = &NODE_DATA(0)->node_zonelists[mod];
+		const struct zonelist *zl = &lists[mod];
 		int n = 0;
 
 		for (int j = top; j >= 0; j--)
-			if (ex.present[j])
+			if (ex.present[j] && j != hidden)
 				want[n++] = zone0(j);
 		want[n] = NULL;
-		KTEST_EXPECT_PTR_EQ(t, node_zonelist(0, mod), zl);
 		for (int i = 0; i <= n; i++) {
 			if (zl->zones[i] == want[i])
 				continue;
-			KTEST_FAIL(t, "zonelist %u: entry %d is %s, expected %s",
-				   mod, i, zl->zones[i] ? zl->zones[i]->name : "end",
+			KTEST_FAIL(t, "zonelist %u%s: entry %d is %s, expected %s",
+				   mod, when, i,
+				   zl->zones[i] ? zl->zones[i]->name : "end",
 				   want[i] ? want[i]->name : "end");
 			break;
 		}
 	}
+}
+
+/* Rounds of zonelists_without(): the others wait until theirs is released. */
+static unsigned long zonelists_round, zonelists_released;
+
+/* The other CPUs wait here, interrupts off, while the lists are rebuilt. */
+static void wait_for_zonelists(void *round)
+{
+	while (__atomic_load_n(&zonelists_released, __ATOMIC_ACQUIRE) <
+	       (unsigned long)round)
+		cpu_relax();
+}
+
+/*
+ * The zonelists node 0 gets when zone j has no present pages, built by
+ * build_all_zonelists() and copied to lists[]; then j's pages and the
+ * real lists are put back.  build_all_zonelists() runs at boot, when
+ * nothing allocates: here the other CPUs wait in a call-function IPI and
+ * this one has interrupts off until the lists are whole again.
+ */
+static void zonelists_without(int j, struct zonelist *lists)
+{
+	struct zone *z = zone0(j);
+	unsigned long present = z->present_pages, flags;
+	unsigned long round = ++zonelists_round;
+
+	smp_call_function(wait_for_zonelists, (void *)round, false);
+	local_irq_save(flags);
+	z->present_pages = 0;
+	build_all_zonelists();
+	memcpy(lists, NODE_DATA(0)->node_zonelists,
+	       sizeof(NODE_DATA(0)->node_zonelists));
+	z->present_pages = present;
+	build_all_zonelists();
+	local_irq_restore(flags);
+	__atomic_store_n(&zonelists_released, round, __ATOMIC_RELEASE);
+}
+
+/*
+ * The boot's zonelists, then those built with each populated zone in
+ * turn emptied (its present_pages 0), as a machine without that zone's
+ * memory would have them: an empty zone is in no list.
+ */
+static void zonelists_order(struct ktest *t)
+{
+	static struct zonelist lists[GFP_ZONETYPES];
+	char when[32];
+
+	need_one_node(t);
+	for (unsigned int mod = 0; mod < GFP_ZONETYPES; mod++)
+		KTEST_EXPECT_PTR_EQ(t, node_zonelist(0, mod),
+				    &NODE_DATA(0)->node_zonelists[mod]);
+	check_zonelists(t, NODE_DATA(0)->node_zonelists, -1, "");
+	for (int j = 0; j < MAX_NR_ZONES; j++) {
+		if (!ex.present[j])
+			continue;
+		zonelists_without(j, lists);
+		snprintf(when, sizeof(when), " (%s empty)", zone_names[j]);
+		check_zonelists(t, lists, j, when);
+	}
+	check_zonelists(t, NODE_DATA(0)->node_zonelists, -1, " (rebuilt)");
 }
 
 /* An allocation with room everywhere comes from its zonelist's first zone. */
