@@ -35,10 +35,13 @@ int zone_check(struct zone *zone, char *why, size_t len);
 int check_all_zones(char *why, size_t len);
 /*
  * The same over every zone, but stepping over the tails of free blocks
- * and of allocations (their pages are checked as they move): each free
- * block and each other page visited once, for a check after every test.
+ * and of allocations (their pages are checked as they move), and leaving
+ * the merge rule to check_all_zones_merged(): each free block and each
+ * other page visited once, for a check after every test.
  */
 int check_all_zones_quick(char *why, size_t len);
+/* Only the merge rule: no two free buddies left apart, in any zone. */
+int check_all_zones_merged(char *why, size_t len);
 
 /* Reports a page in a state it must not be in, then stops the kernel. */
 void bad_page(const struct page *page, const char *reason) __noreturn;

@@ -5,9 +5,12 @@
  * zone_check() walks a zone's part of mem_map and then its free lists and
  * verifies every invariant that mm/page_alloc.c promises; tests run it
  * after stress, anyone changing the allocator can call it after each step
- * of a failing sequence, and ktest runs check_all_zones_quick() after
- * every case (tests/resources.c).  It reports what it found instead of
- * stopping, so that a test can also show that it catches a corruption.
+ * of a failing sequence, and ktest runs check_all_zones_quick() and
+ * check_all_zones_merged() after every case (tests/resources.c): the
+ * first finds what corrupts the lists, the second free buddies left
+ * unmerged, a broken rule that corrupts nothing.  It reports what it
+ * found instead of stopping, so that a test can also show that it
+ * catches a corruption.
  *
  * The walk of mem_map comes first, so that the worst finding is the one
  * reported: a free block head whose order is MAX_ORDER or more (a merge
@@ -17,11 +20,12 @@
  * to be compared with; it steps over a free block's tail, which the list
  * walk checks.  The quick variant also steps over the tail of an
  * allocation of more than one page (PG_head, its order in private) and
- * leaves free blocks' tails unchecked: it visits each free block and
- * each allocated or reserved page once, instead of every page twice,
- * which after a case is a few thousand pages instead of the whole zone
- * (a stray PG_buddy inside an allocation, or a dirty free tail, is found
- * by free_pages_check() and check_new_pages() when the block moves).
+ * leaves free blocks' tails and the merge rule unchecked: it visits each
+ * free block and each allocated or reserved page once, instead of every
+ * page twice, which after a case is a few thousand pages instead of the
+ * whole zone (a stray PG_buddy inside an allocation, or a dirty free
+ * tail, is found by free_pages_check() and check_new_pages() when the
+ * block moves).
  *
  * Two free blocks can only overlap if a head lies inside another block's
  * tail, which the tail check catches, or if one page is on two lists,
@@ -75,6 +79,19 @@ static void __printf(2, 3) violation(struct check_state *st, const char *fmt, ..
 	}
 }
 
+/* Free buddies of this order left apart: the merge rule broken. */
+static void check_merged(struct zone *zone, struct page *page, unsigned int o,
+			 struct check_state *st)
+{
+	unsigned long pfn = page_to_pfn(page), bpfn = pfn ^ (1UL << o);
+
+	if (o < MAX_ORDER - 1 && zone_spans_pfn(zone, bpfn) &&
+	    pfn_valid(bpfn) && PageBuddy(pfn_to_page(bpfn)) &&
+	    pfn_to_page(bpfn)->private == o)
+		violation(st, "%s: free buddies %#lx and %#lx of order %u were not merged",
+			  zone->name, pfn, bpfn, o);
+}
+
 static void check_block(struct zone *zone, struct page *page, unsigned int o,
 			bool tails, struct check_state *st)
 {
@@ -102,15 +119,6 @@ static void check_block(struct zone *zone, struct page *page, unsigned int o,
 				  t->flags & PAGE_FLAGS_MASK);
 			break;
 		}
-	}
-	if (o < MAX_ORDER - 1) {
-		unsigned long bpfn = pfn ^ (1UL << o);
-
-		if (zone_spans_pfn(zone, bpfn) && pfn_valid(bpfn) &&
-		    PageBuddy(pfn_to_page(bpfn)) &&
-		    pfn_to_page(bpfn)->private == o)
-			violation(st, "%s: free buddies %#lx and %#lx of order %u were not merged",
-				  zone->name, pfn, bpfn, o);
 	}
 }
 
@@ -186,6 +194,8 @@ static int __zone_check(struct zone *zone, bool quick, char *why, size_t len)
 
 		list_for_each_entry(page, &area->free_list, lru) {
 			check_block(zone, page, o, !quick, &st);
+			if (!quick)
+				check_merged(zone, page, o, &st);
 			if (++n > zone->spanned_pages) {
 				violation(&st,
 					  "%s: free list %u loops", zone->name, o);
@@ -237,6 +247,40 @@ int check_all_zones(char *why, size_t len)
 int check_all_zones_quick(char *why, size_t len)
 {
 	return __check_all_zones(true, why, len);
+}
+
+/*
+ * Only the merge rule, over every zone's free lists (which the quick
+ * check has found sound): no two free buddies left apart.  Broken, it
+ * wastes memory to fragmentation but corrupts nothing.
+ */
+int check_all_zones_merged(char *why, size_t len)
+{
+	struct check_state st = { why, len, 0 };
+	unsigned long flags;
+	int nid;
+	struct zone *z;
+
+	if (why && len)
+		why[0] = '\0';
+	for_each_online_node(nid)
+		for_each_zone_in_node(z, NODE_DATA(nid)) {
+			if (!populated_zone(z))
+				continue;
+			spin_lock_irqsave(&z->lock, flags);
+			for (unsigned int o = 0; o < MAX_ORDER - 1; o++) {
+				struct page *page;
+				unsigned long n = 0;
+
+				list_for_each_entry(page, &z->free_area[o].free_list, lru) {
+					check_merged(z, page, o, &st);
+					if (++n > z->free_area[o].nr_free)
+						break;
+				}
+			}
+			spin_unlock_irqrestore(&z->lock, flags);
+		}
+	return -st.errors;
 }
 
 /* ---- the state of one page, on free and on allocation ----------------- */

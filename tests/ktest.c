@@ -531,7 +531,8 @@ static void check_invariants(struct ktest *t)
 			continue;
 		invariant_broken[i] = true;
 		t->failed = true;
-		printk_raw("    # %s: CORRUPTION of %s: %s\n", t->name,
+		printk_raw("    # %s: %s of %s: %s\n", t->name,
+			   inv->corruption ? "CORRUPTION" : "BROKEN RULE",
 			   inv->name, why);
 		if (n > 1)
 			printk_raw("    # %s: ... %d more violations of %s not shown\n",

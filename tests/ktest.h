@@ -28,6 +28,8 @@
  *     # CASE: CORRUPTION of LABEL: FIRST VIOLATION
  *     # CASE: ... N more violations of LABEL not shown
  *
+ * ("BROKEN RULE" instead of "CORRUPTION" for a rule whose violation
+ * corrupts nothing: KTEST_RULE, the buddy allocator's merge rule)
  * for instance "# free_one_by_one_merges_back: CORRUPTION of the buddy
  * free lists: Normal: pfn 0x1c400 is the head of an order-11 block
  * (MAX_ORDER is 11)".  CASE is the case's name (a C identifier), LABEL
@@ -120,17 +122,25 @@ void ktest_resources_settle(void);
  * A kernel-wide invariant that must hold after every case (the buddy
  * lists of every zone, every slab cache: tests/resources.c).  check
  * writes its first violation, one line without a newline, into why
- * (len bytes) and returns how many it found; 0 when it holds.
+ * (len bytes) and returns how many it found; 0 when it holds.  One whose
+ * violation means corrupted memory (KTEST_INVARIANT) is reported as a
+ * CORRUPTION; a rule whose violation corrupts nothing (KTEST_RULE: free
+ * buddies left unmerged waste memory, they do not damage it) as a BROKEN
+ * RULE.  Both fail the case.
  */
 struct ktest_invariant {
 	const char *name;
 	int (*check)(char *why, size_t len);
+	bool corruption;
 };
 
-#define KTEST_INVARIANT(var, label, fn)                                    \
-	static const struct ktest_invariant __ktest_inv_##var = { label, fn }; \
+#define __KTEST_INVARIANT(var, label, fn, corrupts)                        \
+	static const struct ktest_invariant __ktest_inv_##var =            \
+		{ label, fn, corrupts };                                   \
 	static const struct ktest_invariant *const __ktest_invp_##var      \
 		__section("ktest_invariants") __used = &__ktest_inv_##var
+#define KTEST_INVARIANT(var, label, fn) __KTEST_INVARIANT(var, label, fn, true)
+#define KTEST_RULE(var, label, fn) __KTEST_INVARIANT(var, label, fn, false)
 
 /*
  * A misuse scenario: code that must stop the kernel (a BUG:, a panic, a

@@ -53,5 +53,16 @@ static int buddy_lists_check(char *why, size_t len)
 }
 KTEST_INVARIANT(buddy_lists, "the buddy free lists", buddy_lists_check);
 
+/*
+ * No two free buddies left unmerged in any zone: the merge rule.  Broken
+ * (a buddy lab's merge that stops short, or its stub, which never
+ * merges), it fails the case but corrupts nothing.
+ */
+static int buddy_merge_check(char *why, size_t len)
+{
+	return -check_all_zones_merged(why, len);
+}
+KTEST_RULE(buddy_merged, "the buddy merge rule", buddy_merge_check);
+
 /* Every slab cache's slabs, lists and arrays (mm/slab_check.c). */
 KTEST_INVARIANT(slab_caches, "the slab caches", slab_check_all);
