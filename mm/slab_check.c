@@ -359,22 +359,35 @@ static bool inuse_fits_list(const struct kmem_cache *cachep,
 	}
 }
 
-/* Each page of the slab has PG_slab and points back at cache and slab. */
-static void check_slab_pages(struct check_state *st, struct slab *slabp)
+/*
+ * Each page of the slab has PG_slab and points back at cache and slab.
+ * False when the descriptor's s_mem does not even lead to memory (it was
+ * overwritten): the slab is reported and nothing more of it is read.
+ */
+static bool check_slab_pages(struct check_state *st, struct slab *slabp)
 {
 	struct kmem_cache *cachep = st->cachep;
 	unsigned long mgmt = (cachep->flags & CFLGS_OFF_SLAB) ? 0 : cachep->slab_size;
-	struct page *page = virt_to_page((char *)slabp->s_mem -
-					 slabp->colouroff - mgmt);
+	const char *first = (const char *)slabp->s_mem - slabp->colouroff - mgmt;
+	const char *last = first + (PAGE_SIZE << cachep->gfporder) - 1;
+	struct page *page;
 
+	if (!virt_addr_valid(first) || !virt_addr_valid(last) ||
+	    ((unsigned long)first & ~PAGE_MASK)) {
+		violation(st, "slab %p has s_mem %p, colouroff %lu: its pages are not lowmem memory",
+			  slabp, slabp->s_mem, slabp->colouroff);
+		return false;
+	}
+	page = virt_to_page(first);
 	for (unsigned int i = 0; i < (1U << cachep->gfporder); i++)
 		if (!PageSlab(page + i) || page_get_cache(page + i) != cachep ||
 		    page_get_slab(page + i) != slabp) {
 			violation(st, "page pfn %#lx of slab %p has slab=%d cache %p slab %p",
 				  page_to_pfn(page + i), slabp, PageSlab(page + i),
 				  page_get_cache(page + i), page_get_slab(page + i));
-			return;
+			return false;
 		}
+	return true;
 }
 
 /* Marks slabp's free chain in on_chain[]; returns its length. */
@@ -414,7 +427,8 @@ static void check_slab(struct check_state *st, struct slab *slabp, int nid,
 		violation(st, "slab %p on node %d's %s has inuse %u of %u",
 			  slabp, nid, slab_list_names[which], slabp->inuse,
 			  cachep->num);
-	check_slab_pages(st, slabp);
+	if (!check_slab_pages(st, slabp))
+		return;
 	free = walk_free_chain(st, slabp);
 	if (slabp->inuse > cachep->num || free != cachep->num - slabp->inuse)
 		violation(st, "slab %p has %u objects on its free chain, inuse %u of %u",
@@ -443,6 +457,13 @@ static void check_node_locked(struct check_state *st, int nid)
 			if (++slabs > most) {
 				violation(st, "node %d's %s loops", nid,
 					  slab_list_names[which]);
+				return;
+			}
+			/* A list pointer overwritten: stop before following it. */
+			if (!virt_addr_valid(slabp) ||
+			    !virt_addr_valid(slabp->list.next)) {
+				violation(st, "node %d's %s leads to %p, not memory",
+					  nid, slab_list_names[which], slabp);
 				return;
 			}
 			check_slab(st, slabp, nid, which);
