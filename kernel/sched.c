@@ -34,7 +34,9 @@
  * queue locks (the validator would call it recursive).  rq->lock is held
  * across the switch itself: the task switching out releases it in the
  * validator's view, the one switched to unlocks the bare ticket lock.
- * (Thread creation and exit: kernel/kthread.c.)
+ * What is also read without the lock - a queue's nr_running,
+ * nr_switches and curr, a task's on_rq, another CPU's need_resched - is
+ * written with WRITE_ONCE.  (Thread creation and exit: kernel/kthread.c.)
  */
 #include "kernel/arch.h"
 #include "kernel/bug.h"

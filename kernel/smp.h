@@ -44,7 +44,7 @@ static inline int raw_smp_processor_id(void)
  * CPU can preempt half done.  Linux's exemption of tasks bound to one
  * CPU would exempt everything here and is not copied.
  */
-extern bool debug_preempt_checks;
+extern bool debug_preempt_checks;	/* set once, read with READ_ONCE */
 void debug_smp_processor_id(const char *what, bool *reported);
 /* Arms the check, when the validator is on (kernel_init, scheduler up). */
 void debug_preempt_init(void);
