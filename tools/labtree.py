@@ -36,11 +36,13 @@ lab.conf, one directive per line ("#" starts a comment line):
     append   TEXT           more kernel command line for the graded boot
     timeout  SECONDS        the graded boot's time limit (default: 120)
     breaks   SUITE.CASE...  other labs' graded cases that cannot pass while
-                            this lab's code is a stub (the buddy allocator
-                            is what every page-level case stands on); make
-                            test-labs requires exactly these to fail in
-                            this lab's student tree, and every other case
-                            of the other labs to pass
+                            this lab's code is a stub; make test-labs
+                            requires exactly these to fail in this lab's
+                            student tree, and every other case of the
+                            other labs to pass.  "breaks *": none of them
+                            can (the buddy allocator, which every case
+                            stands on and the kernel checks after each);
+                            they must still run to their verdicts
     test     SUITE.CASE POINTS
                             a graded case and its points, in the order the
                             cases run (suites in link order, cases in their
@@ -349,10 +351,10 @@ def load_lab(root: str, name: str, conf: str | None = None) -> Lab:
             lab.hidden += rest.split()
         elif key == "breaks":
             bad = [w for w in rest.split()
-                   if not re.fullmatch(r"\w+\.\w+", w)]
+                   if not re.fullmatch(r"\w+\.\w+", w) and w != "*"]
             if bad:
-                errors.append(f"{where}: breaks wants SUITE.CASE names, "
-                              f"got {' '.join(bad)}")
+                errors.append(f"{where}: breaks wants SUITE.CASE names "
+                              f"or *, got {' '.join(bad)}")
             lab.breaks += rest.split()
         elif key == "qemu":
             lab.qemu = shlex.split(rest)
