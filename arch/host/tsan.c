@@ -115,6 +115,10 @@ __no_tsan void host_tsan_call_irq(void (*fn)(unsigned int), unsigned int arg)
 {
 	if (!irq_fiber)
 		irq_fiber_init();
+	if (__tsan_get_current_fiber() == irq_fiber) {
+		fn(arg);	/* a handler turned interrupts on: nested */
+		return;
+	}
 	irq_fn = fn;
 	irq_arg = arg;
 	task_fiber = __tsan_get_current_fiber();
