@@ -146,8 +146,9 @@ HOST_SRCS   := $(filter-out lib/string.c,$(wildcard lib/*.c)) \
 	       $(wildcard mm/*.c) $(wildcard arch/host/*.c) \
 	       tests/ktest.c tests/ktest_capture.c tests/resources.c tests/reclaim_cache.c \
 	       tests/bench.c \
-	       tests/sched_helpers.c tests/host/race_test.c \
-	       $(wildcard $(patsubst %,tests/%_test.c,$(HOST_SUITES)))
+	       tests/sched_helpers.c \
+	       $(wildcard $(patsubst %,tests/%_test.c,$(HOST_SUITES))) \
+	       tests/host/race_test.c
 HOST_OBJS   := $(patsubst %,$(HOST_BUILD)/%.o,$(basename $(HOST_SRCS)))
 
 $(HOST_BUILD)/%.o: %.c
