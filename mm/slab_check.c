@@ -360,22 +360,40 @@ static bool inuse_fits_list(const struct kmem_cache *cachep,
 }
 
 /*
- * Each page of the slab has PG_slab and points back at cache and slab.
- * False when the descriptor's s_mem does not even lead to memory (it was
- * overwritten): the slab is reported and nothing more of it is read.
+ * The slab's pages hold its objects (and, on the slab, its descriptor
+ * and bufctls before them), and each page has PG_slab and points back at
+ * cache and slab.  False when the descriptor's s_mem does not even lead
+ * to memory (it was overwritten): the slab is reported and nothing more
+ * of it is read.
  */
 static bool check_slab_pages(struct check_state *st, struct slab *slabp)
 {
 	struct kmem_cache *cachep = st->cachep;
-	unsigned long mgmt = (cachep->flags & CFLGS_OFF_SLAB) ? 0 : cachep->slab_size;
-	const char *first = (const char *)slabp->s_mem - slabp->colouroff - mgmt;
-	const char *last = first + (PAGE_SIZE << cachep->gfporder) - 1;
+	bool on_slab = !(cachep->flags & CFLGS_OFF_SLAB);
+	const char *first = on_slab ? (const char *)slabp - slabp->colouroff :
+		(const char *)slabp->s_mem - slabp->colouroff;
+	const char *end = first + (PAGE_SIZE << cachep->gfporder);
+	const char *objs_end = (const char *)slabp->s_mem +
+			       (size_t)cachep->num * cachep->buffer_size;
 	struct page *page;
 
-	if (!virt_addr_valid(first) || !virt_addr_valid(last) ||
+	if (!virt_addr_valid(first) || !virt_addr_valid(end - 1) ||
 	    ((unsigned long)first & ~PAGE_MASK)) {
-		violation(st, "slab %p has s_mem %p, colouroff %lu: its pages are not lowmem memory",
+		violation(st, "slab %p has s_mem %p, colouroff %lu: its pages are not memory",
 			  slabp, slabp->s_mem, slabp->colouroff);
+		return false;
+	}
+	if ((const char *)slabp->s_mem < first || objs_end > end) {
+		violation(st, "slab %p: its %u objects of %u bytes at %p run past its %lu pages at %p",
+			  slabp, cachep->num, cachep->buffer_size,
+			  slabp->s_mem, 1UL << cachep->gfporder, first);
+		return false;
+	}
+	if (on_slab && (const char *)&slabp->bufctl[cachep->num] >
+		       (const char *)slabp->s_mem) {
+		violation(st, "slab %p: its %u bufctls end at %p, past its first object at %p",
+			  slabp, cachep->num, (void *)&slabp->bufctl[cachep->num],
+			  slabp->s_mem);
 		return false;
 	}
 	page = virt_to_page(first);
@@ -459,9 +477,15 @@ static void check_node_locked(struct check_state *st, int nid)
 					  slab_list_names[which]);
 				return;
 			}
-			/* A list pointer overwritten: stop before following it. */
+			/*
+			 * A list pointer overwritten: stop before following
+			 * it.  (The list's head, in the cache, may lie
+			 * outside the page allocator's memory: a static
+			 * cache of the host build.)
+			 */
 			if (!virt_addr_valid(slabp) ||
-			    !virt_addr_valid(slabp->list.next)) {
+			    (slabp->list.next != lists[which] &&
+			     !virt_addr_valid(slabp->list.next))) {
 				violation(st, "node %d's %s leads to %p, not memory",
 					  nid, slab_list_names[which], slabp);
 				return;
