@@ -126,6 +126,14 @@ CORRUPTION_SAMPLES = [
     ("mm/mempool.c", "was written while in the reserve",
      "BUG: mempool: element 0xc3f36d98 of pool 0xc3f00000 (kmalloc 64) "
      "was written while in the reserve: byte 3 is 0x00, not 0x6b"),
+    ("mm/slab.c", "is not a slab object",
+     "BUG: kmem_cache_free: 0xcfd81000 is not a slab object"),
+    ("mm/slab.c", "but not the start of an object",
+     "BUG: kmem_cache_free: 0xc3f36d9a is inside a slab of size-64 but not "
+     "the start of an object"),
+    ("mm/kmalloc.c", "is not a live kmalloc object",
+     "BUG: kfree: 0xc3f36d9a is not a live kmalloc object (inside size-64, "
+     "not an object's start)"),
 ]
 
 
