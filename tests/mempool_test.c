@@ -1188,6 +1188,39 @@ static void expect_resized(struct ktest *t, mempool_t *pool, int size)
 			(unsigned long)(size < before ? before - size : 0));
 }
 
+/*
+ * A size whose pointers do not fit a size_t (2^30 + 1 on i386, where
+ * 4 * (2^30 + 1) wraps to 4): mempool_resize() fails with -ENOMEM and
+ * leaves the pool as it was, and mempool_create() gives nothing, instead
+ * of an array of a few slots that the refill would write past
+ * (kmalloc_array, not a multiplication).  The allocator is made to fail
+ * meanwhile, so that a wrapped array is never filled past its end: the
+ * case fails on min_nr instead of corrupting the kernel.  Only where
+ * size_t is 32 bits can an int min_nr overflow it.
+ */
+static void sizes_that_overflow_fail(struct ktest *t)
+{
+	const int huge = (int)(SIZE_MAX / sizeof(void *) + 1);
+	mempool_t *pool;
+	unsigned long made;
+	struct stats s;
+
+	if (sizeof(size_t) > sizeof(int))
+		ktest_skip(t, "an int min_nr cannot overflow a 64-bit size_t");
+	pool = counting_pool(t, 2, KM_SIZE);
+	made = cnt.made;
+	reset_calls(0);
+	KTEST_EXPECT_EQ(t, mempool_resize(pool, huge, GFP_KERNEL), -ENOMEM);
+	pool_stats(pool, &s);
+	KTEST_EXPECT_EQ(t, s.min_nr, 2);
+	KTEST_EXPECT_EQ(t, s.curr_nr, 2);
+	KTEST_EXPECT_EQ(t, cnt.made, made);
+	KTEST_EXPECT_NULL(t, mempool_create(huge, counting_alloc,
+					    counting_free, &cnt));
+	KTEST_EXPECT_EQ(t, cnt.made, made);
+	reset_calls(~0UL);
+}
+
 static void resize_up_and_down(struct ktest *t)
 {
 	mempool_t *pool = counting_pool(t, 4, KM_SIZE);
@@ -1721,6 +1754,7 @@ static const struct ktest_case mempool_cases[] = {
 	KTEST_CASE(interrupt_free_wakes_the_sleeper),
 	KTEST_CASE(forward_progress_with_memory_exhausted),
 	KTEST_CASE(resize_up_and_down),
+	KTEST_CASE(sizes_that_overflow_fail),
 	KTEST_CASE(resize_under_load),
 	KTEST_CASE(elements_are_of_the_pool_kind),
 	KTEST_CASE(reserve_elements_are_poisoned),
