@@ -609,14 +609,20 @@ static void kcalloc_overflow_returns_null(struct ktest *t)
 	KTEST_EXPECT_NULL(t, kcalloc(SIZE_MAX / 65537 + 1, 65537, GFP_KERNEL));
 	KTEST_EXPECT_NULL(t, kcalloc(2, SIZE_MAX / 2 + 1, GFP_KERNEL));
 	KTEST_EXPECT_NULL(t, kcalloc(SIZE_MAX, SIZE_MAX, GFP_KERNEL));
+	/* kmalloc_array() is kcalloc() without the zeroing: the same test. */
+	KTEST_EXPECT_NULL(t, kmalloc_array(SIZE_MAX / 4 + 1, 4, GFP_KERNEL));
+	KTEST_EXPECT_NULL(t, kmalloc_array(SIZE_MAX / sizeof(void *) + 1,
+					   sizeof(void *), GFP_KERNEL));
 	/*
 	 * Products that fit but are far too large: NULL from the page
-	 * allocator's side (more than the largest block).  Kept at or below
-	 * 2 GiB: above it, kmalloc_large()'s order loop never ends (PAGE_SIZE
-	 * << order wraps to 0 at order 20) - reported, not tested here.
+	 * allocator's side (more than the largest block), up to sizes near
+	 * 4 GiB, where PAGE_SIZE << order would wrap (kmalloc_large() checks
+	 * the size against the largest block first).
 	 */
 	KTEST_EXPECT_NULL(t, kcalloc(65536, 32768, GFP_KERNEL | __GFP_NOWARN));
 	KTEST_EXPECT_NULL(t, kcalloc(3, 1 << 22, GFP_KERNEL | __GFP_NOWARN));
+	KTEST_EXPECT_NULL(t, kmalloc(SIZE_MAX - PAGE_SIZE, GFP_KERNEL | __GFP_NOWARN));
+	KTEST_EXPECT_NULL(t, kmalloc_array(3, 1U << 30, GFP_KERNEL | __GFP_NOWARN));
 	/* A product that fits: a zeroed object of the right class. */
 	p = kcalloc(10, 12, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, p);
