@@ -844,18 +844,22 @@ static void do_drain_all(void *arg)
 }
 
 /*
- * Does cpu hold objects in any cache's array?  cache_chain_mutex held;
- * the count is the other CPU's, read without its consent (a hint, as
- * on_each_cpu_cond() says).
+ * Does cpu hold objects in any cache's array, or an array grown past
+ * 2.6's limit (which the drain puts back, empty or not)?  cache_chain_mutex
+ * held; the counts are the other CPU's, read without its consent (hints,
+ * as on_each_cpu_cond() says).
  */
-static bool cpu_has_cached_objects(int cpu, void *unused)
+static bool cpu_array_to_drain(int cpu, void *unused)
 {
 	struct kmem_cache *cachep;
 
-	list_for_each_entry(cachep, &cache_chain, next)
-		if (cachep->array[cpu] &&
-		    data_race(READ_ONCE(cachep->array[cpu]->avail)))
+	list_for_each_entry(cachep, &cache_chain, next) {
+		struct array_cache *ac = cachep->array[cpu];
+
+		if (ac && (data_race(READ_ONCE(ac->avail)) ||
+			   data_race(READ_ONCE(ac->limit)) != cachep->limit))
 			return true;
+	}
 	return false;
 }
 
@@ -870,13 +874,14 @@ static unsigned long reap_all_locked(void)
 	 * Twice: giving back an off-slab slab frees its descriptor into a
 	 * smaller cache's array, which the second pass empties.  Each pass
 	 * is one cross-call for all caches, not one per cache, and only to
-	 * the CPUs whose arrays hold something (the second pass's, mostly
-	 * this CPU's descriptors, is seldom more than a local call).
+	 * the CPUs whose arrays hold something or have grown (the second
+	 * pass's, mostly this CPU's descriptors, is seldom more than a local
+	 * call).
 	 */
 	for (int pass = 0; pass < 2; pass++) {
 		unsigned int drained = 0;
 
-		on_each_cpu_cond(cpu_has_cached_objects, do_drain_all,
+		on_each_cpu_cond(cpu_array_to_drain, do_drain_all,
 				 &drained, true);
 		pages += drained;
 		list_for_each_entry(cachep, &cache_chain, next)

@@ -142,7 +142,7 @@ static void park_cpu(void *info)
 
 /*
  * Does another CPU hold objects in any cache's array?  Read without its
- * consent, as a hint (mm/slab.c's cpu_has_cached_objects): an array that
+ * consent, as a hint (mm/slab.c's cpu_array_to_drain): an array that
  * fills after this look is not read, its objects count as handed out.
  */
 static bool cpu_has_array_objects(int cpu, void *unused)

@@ -1578,6 +1578,69 @@ static void a_run_of_frees_grows_the_array(struct ktest *t)
 	kmem_cache_destroy(c);
 }
 
+/*
+ * The reaper (kmem_cache_reap_all: the tests' leak check, reclaim) puts
+ * a grown array back to 2.6's limit even when it holds no object, as on
+ * a CPU that grew it and then took every object back, and holds nothing
+ * in any other cache: it cross-calls the CPUs whose arrays hold objects
+ * or are grown, not only the first.  The run and the taking back happen
+ * on another CPU, in a cross-call, after every array was drained.
+ */
+struct grow_op {
+	struct kmem_cache *c;
+	unsigned int n;		/* in: objects in held[] to free; out: taken back */
+	unsigned int limit;	/* the limit the run left */
+};
+
+static void grow_then_empty_on_this_cpu(void *arg)
+{
+	struct grow_op *op = arg;
+	struct array_cache *ac = this_array(op->c);
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < op->n; i++)
+		kmem_cache_free(op->c, held[i]);
+	op->limit = ac->limit;
+	while (ac->avail && k < MAX_HELD)
+		held[k++] = kmem_cache_alloc(op->c, GFP_ATOMIC);
+	op->n = k;
+}
+
+static void the_reaper_puts_a_grown_empty_array_back(struct ktest *t)
+{
+	struct rule_layout r;
+	struct kmem_cache *c;
+	struct grow_op op;
+	int cpu = (int)nr_cpu_ids - 1;
+	struct zone *z;
+
+	if (num_online_cpus() < 2 || !cpu_online(cpu))
+		ktest_skip(t, "needs 2 CPUs: the array grows on another");
+	rule_for_cache("reap-20", 20, 0, 0, &r);
+	c = create(t, "reap-20", 20, 0, 0, NULL);
+	op = (struct grow_op){ c, min(r.array_max + r.shared + 2 * r.batch,
+				      (unsigned int)MAX_HELD), 0 };
+	alloc_held(t, c, op.n);
+	z = page_zone(virt_to_page(held[0]));
+	if (z->free_pages < z->pages_high + 64) {
+		free_held(c, 0, op.n);
+		kmem_cache_destroy(c);
+		ktest_skip(t, "the zone is near pages_high: the arrays do not grow");
+	}
+	kmem_cache_reap_all();
+	KTEST_ASSERT_EQ(t, smp_call_function_single(cpu, grow_then_empty_on_this_cpu,
+						    &op, true), 0);
+	ktest_printf(t, "CPU %d: limit %u after the run, %u objects taken back",
+		     cpu, op.limit, op.n);
+	KTEST_EXPECT_GT(t, op.limit, r.limit);
+	KTEST_EXPECT_EQ(t, c->array[cpu]->avail, 0U);
+	kmem_cache_reap_all();
+	KTEST_EXPECT_EQ(t, c->array[cpu]->limit, r.limit);
+	KTEST_EXPECT_EQ(t, c->array[cpu]->free_run, 0U);
+	free_held(c, 0, op.n);
+	kmem_cache_destroy(c);
+}
+
 /* One allocation from the array, refilled from the shared array (not empty). */
 static void model_alloc(const struct rule_layout *r, struct array_model *m)
 {
@@ -2446,6 +2509,7 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(a_grow_keeps_what_was_freed_meanwhile),
 	KTEST_CASE(full_array_flushes_a_batch),
 	KTEST_CASE(a_run_of_frees_grows_the_array),
+	KTEST_CASE(the_reaper_puts_a_grown_empty_array_back),
 	KTEST_CASE(an_empty_array_halves_the_run),
 	KTEST_CASE(no_array_grows_below_pages_high),
 	KTEST_CASE(flush_lands_in_the_shared_array),
