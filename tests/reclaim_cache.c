@@ -17,6 +17,17 @@
  * call that breaks that is recorded as a violation and refused (-1, as a
  * careful 2.6 shrinker returns when it cannot work under the mask), so
  * the case sees both the count and the pages that did not come back.
+ * And as a 2.6 shrinker may sleep whenever the mask has __GFP_WAIT (on
+ * its own mutex, on I/O), a call with a spinlock held, preemption or
+ * interrupts off is counted too (atomic_calls): reclaim must hold no
+ * spinlock around a shrinker.
+ *
+ * A class may be given a quota (reclaim_cache_set_quota): at most that
+ * many pages freed per pass of direct reclaim, a pass being told by
+ * reclaim_stats.direct_calls, as a cache whose objects are mostly busy
+ * gives only a few back each time.  Then reclaim makes a little progress
+ * on every pass, which is how a case sees a retry policy that counts
+ * the pages reclaimed over all passes.
  *
  * kswapd is kept out unless a case lets one node's in: any other kswapd
  * is told the cache is empty.  The direct-reclaim cases need that:
@@ -82,17 +93,38 @@ static bool admitted(const struct reclaim_cache *c)
 	return c->kswapd_node >= 0 && NODE_DATA(c->kswapd_node)->kswapd == current;
 }
 
+/*
+ * c->lock held.  How many of nr pages the class may free now: all of
+ * them, or what its quota leaves of this pass (direct reclaim only).
+ */
+static unsigned long quota_left(struct reclaim_class_state *cl,
+				enum reclaim_caller who, unsigned long pass,
+				unsigned long nr)
+{
+	if (!cl->pass_quota || who != RC_DIRECT)
+		return nr;
+	if (cl->pass_seen != pass) {
+		cl->pass_seen = pass;
+		cl->pass_freed = 0;
+	}
+	return min(nr, cl->pass_quota - cl->pass_freed);
+}
+
 static int shrink_class(enum reclaim_class cls, int nr_to_scan, gfp_t gfp)
 {
 	struct reclaim_cache *c = READ_ONCE(live_cache);
 	enum reclaim_caller who = (current->flags & PF_KSWAPD) ? RC_KSWAPD :
 								 RC_DIRECT;
+	/* Before c->lock, which turns both off. */
+	bool atomic = (gfp & __GFP_WAIT) && (in_atomic() || irqs_disabled());
 	struct reclaim_class_state *cl;
 	struct reclaim_calls *calls;
-	unsigned long flags;
+	struct reclaim_stats rs;
+	unsigned long flags, n;
 	LIST_HEAD(victims);
 	int left;
 
+	get_reclaim_stats(&rs);
 	cl = &c->cls[cls];
 	calls = &cl->calls[who];
 	spin_lock_irqsave(&c->lock, flags);
@@ -101,6 +133,7 @@ static int shrink_class(enum reclaim_class cls, int nr_to_scan, gfp_t gfp)
 	else
 		calls->counts++;
 	calls->last_gfp = gfp;
+	cl->atomic_calls += atomic;
 	if ((gfp & class_needs[cls]) != class_needs[cls]) {
 		if (!cl->violations++)
 			cl->bad_gfp = gfp;
@@ -108,9 +141,13 @@ static int shrink_class(enum reclaim_class cls, int nr_to_scan, gfp_t gfp)
 	} else if (!admitted(c)) {
 		left = 0;
 	} else {
-		if (nr_to_scan > 0)
-			calls->freed += take_oldest(cl, (unsigned long)nr_to_scan,
-						    &victims);
+		if (nr_to_scan > 0) {
+			n = quota_left(cl, who, rs.direct_calls,
+				       (unsigned long)nr_to_scan);
+			n = take_oldest(cl, n, &victims);
+			calls->freed += n;
+			cl->pass_freed += n;
+		}
 		left = (int)cl->nr_pages;	/* a page count: far below INT_MAX */
 	}
 	spin_unlock_irqrestore(&c->lock, flags);
@@ -219,6 +256,18 @@ void reclaim_cache_allow_kswapd(struct reclaim_cache *c, int nid)
 	spin_unlock_irqrestore(&c->lock, flags);
 }
 
+void reclaim_cache_set_quota(struct reclaim_cache *c, enum reclaim_class cls,
+			     unsigned long nr)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&c->lock, flags);
+	c->cls[cls].pass_quota = nr;
+	c->cls[cls].pass_freed = 0;
+	c->cls[cls].pass_seen = 0;
+	spin_unlock_irqrestore(&c->lock, flags);
+}
+
 void reclaim_cache_stats(struct reclaim_cache *c,
 			 struct reclaim_cache_stats *st)
 {
@@ -231,6 +280,7 @@ void reclaim_cache_stats(struct reclaim_cache *c,
 			st->calls[i][w] = c->cls[i].calls[w];
 		st->violations[i] = c->cls[i].violations;
 		st->bad_gfp[i] = c->cls[i].bad_gfp;
+		st->atomic_calls[i] = c->cls[i].atomic_calls;
 	}
 	spin_unlock_irqrestore(&c->lock, flags);
 }

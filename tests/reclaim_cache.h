@@ -37,6 +37,19 @@ struct reclaim_class_state {
 	/* Calls whose mask lacked what the shrinker needs (a reclaim bug). */
 	unsigned long violations;
 	gfp_t bad_gfp;			/* the mask of the first of them */
+	/*
+	 * Calls whose mask let the shrinker sleep (__GFP_WAIT) made where it
+	 * may not: a spinlock held, preemption or interrupts off (a reclaim
+	 * bug too: 2.6's shrinkers sleep on their own locks and on I/O).
+	 */
+	unsigned long atomic_calls;
+	/*
+	 * At most pass_quota pages freed per pass of direct reclaim (0: no
+	 * limit), as a cache whose objects are mostly busy gives only a few
+	 * back each time: pass_freed so far in the pass numbered pass_seen
+	 * (reclaim_stats.direct_calls when it began).
+	 */
+	unsigned long pass_quota, pass_freed, pass_seen;
 	struct shrinker shrinker;
 };
 
@@ -70,6 +83,12 @@ void reclaim_cache_release_all(struct reclaim_cache *c);
 
 /* Which node's kswapd may shrink the cache (-1: none). */
 void reclaim_cache_allow_kswapd(struct reclaim_cache *c, int nid);
+/*
+ * At most nr pages of a class freed per pass of direct reclaim (0: no
+ * limit, the default); the shrinker still counts every page it holds.
+ */
+void reclaim_cache_set_quota(struct reclaim_cache *c, enum reclaim_class cls,
+			     unsigned long nr);
 
 /* A consistent copy of every class's counts. */
 struct reclaim_cache_stats {
@@ -77,6 +96,7 @@ struct reclaim_cache_stats {
 	struct reclaim_calls calls[RC_NR_CLASSES][RC_NR_CALLERS];
 	unsigned long violations[RC_NR_CLASSES];
 	gfp_t bad_gfp[RC_NR_CLASSES];
+	unsigned long atomic_calls[RC_NR_CLASSES];
 };
 void reclaim_cache_stats(struct reclaim_cache *c,
 			 struct reclaim_cache_stats *st);

@@ -27,9 +27,13 @@
  *    mode and the shrinker named.
  *  - big_shrinker_scanned_first: light pressure (one order-0 allocation)
  *    with a small class and a big one: the big one is scanned first and
- *    gives the pages, at most one batch; the small one, though first on
- *    the list, is only asked to count (2.6: each shrinker scans in
- *    proportion to what it holds).
+ *    gives the pages, one batch, in the very pass the proportional scan
+ *    (priority, seeks, credit carried) says it has a batch due; the small
+ *    one, though first on the list, is only asked to count, once a pass
+ *    (2.6: each shrinker scans in proportion to what it holds).
+ *  - a_pass_stops_at_its_target: an order-10 allocation's one pass over a
+ *    class with credit for many batches frees its target, 2^10 pages,
+ *    and less than a batch more.
  *  - atomic_never_reclaims_nor_sleeps: at the floor GFP_ATOMIC takes a
  *    page GFP_KERNEL may not; with reclaim on it goes down to its own
  *    floor (min halved, less a quarter) and fails there, never calling
@@ -40,7 +44,11 @@
  *  - noretry_fails_fast, repeat_retries_then_may_fail: the number of
  *    passes and of sleeps is fixed by the retry policy for NORETRY, the
  *    default (order <= 3 and above), and REPEAT, given how many pages
- *    the cache holds: fewer than the order's watermark needs.
+ *    the cache holds: fewer than the order's watermark needs; one sleep
+ *    is timed, uncapped (HZ/50).  REPEAT's count over all passes is seen
+ *    with a GFP_DMA allocation (at ZONE_DMA's floor, where the pages
+ *    reclaimed, all of the home zone, are no use to it) from a class
+ *    that frees a few pages a pass (its quota).
  *  - nofail_waits_for_a_free: a thread's NOFAIL allocation reclaims in
  *    vain and sleeps between retries until the case frees a block.
  *  - nofail_memalloc_waits_for_a_free: the same for a thread running
@@ -70,9 +78,11 @@
  *    (congestion_wait_limit()) and exit puts the HZ/50 back.  The global congestion_waits is no oracle for one
  *    allocation: the kswapd that allocation woke adds its own waits.
  *  - the cache's counts, by class and by caller (RC_DIRECT, RC_KSWAPD),
- *    and its contract check: a shrinker called with a mask lacking what
- *    it needs records a violation, and exit fails the case on any the
- *    case did not report itself.
+ *    and its contract checks: a shrinker called with a mask lacking what
+ *    it needs records a violation, and one called where it may not sleep
+ *    (a spinlock held) an atomic call; exit fails the case on any the
+ *    case did not report itself.  Each shrinker's skipped count (the
+ *    passes the mask kept it out of).
  *  - the zone's free pages against its own pages_min/low/high.
  *
  * kswapd: init waits (bounded) for every kswapd to be idle and sets
@@ -111,6 +121,8 @@
 #define FILL_GFP (GFP_KERNEL | QUIET)
 /* mm/vmscan.c: the most pages one shrink() call is asked to free. */
 #define SHRINK_BATCH 128UL
+/* mm/vmscan.c: the first priority of a reclaim pass (it falls to 0). */
+#define DEF_PRIORITY 12
 #define WAIT_JIFFIES (5 * HZ)
 #define BENCH_SAMPLES 15	/* bench_reclaim_cost's, under ktest.soak=1 */
 #define BENCH_SAMPLES_SHORT 5	/* and by default */
@@ -118,6 +130,8 @@
 static struct reclaim_cache cache;
 /* Violations a case has reported itself: exit reports only new ones. */
 static unsigned long violations_reported[RC_NR_CLASSES];
+/* Atomic calls exit has reported already. */
+static unsigned long atomic_reported[RC_NR_CLASSES];
 
 /* ---- pages held by the case --------------------------------------------- */
 
@@ -168,14 +182,19 @@ static struct zone *home_zone(void)
  * whose drain of the per-CPU lists leaves every zone of the zonelist at
  * its floor exactly.
  */
-static void squeeze(void)
+static void squeeze_gfp(gfp_t gfp)
 {
 	for (int order = MAX_ORDER - 1; order >= 0; order--) {
 		struct page *page;
 
-		while ((page = alloc_pages(FILL_GFP, (unsigned int)order)))
+		while ((page = alloc_pages(gfp, (unsigned int)order)))
 			hold(page, (unsigned int)order);
 	}
+}
+
+static void squeeze(void)
+{
+	squeeze_gfp(FILL_GFP);
 }
 
 /* Frees one held block of zone z of this order that fits in room, if any. */
@@ -447,6 +466,7 @@ static int reclaim_init(struct ktest *t)
 	INIT_LIST_HEAD(&held);
 	memset(&nofail, 0, sizeof(nofail));
 	memset(violations_reported, 0, sizeof(violations_reported));
+	memset(atomic_reported, 0, sizeof(atomic_reported));
 	kmem_cache_reap_all();
 	if (!wait_until(all_kswapds_idle(), WAIT_JIFFIES)) {
 		ktest_printf(t, "kswapd still busy after %d s", WAIT_JIFFIES / HZ);
@@ -475,6 +495,14 @@ static void reclaim_exit(struct ktest *t)
 		KTEST_FAIL(t, "the %s shrinker was called %lu times with a mask lacking what it needs (first mode:%#x(%s))",
 			   reclaim_class_names[c], st.violations[c],
 			   st.bad_gfp[c], mode);
+	}
+	for (int c = 0; c < RC_NR_CLASSES; c++) {
+		unsigned long n = st.atomic_calls[c] - atomic_reported[c];
+
+		if (n)
+			KTEST_FAIL(t, "the %s shrinker was called %lu times in atomic context (a spinlock held, or preemption or interrupts off) with a mask that lets it sleep: reclaim must hold no spinlock around a shrinker",
+				   reclaim_class_names[c], n);
+		atomic_reported[c] = st.atomic_calls[c];
 	}
 	reclaim_cache_destroy(&cache);
 	pcp_bypass = false;
@@ -586,14 +614,17 @@ static void reclaim_only_allowed(struct ktest *t, const char *mode, gfp_t gfp,
 				 const bool allowed[RC_NR_CLASSES])
 {
 	unsigned long allowed_pages = 0, ok = 0, calls = 0, sleeps = 0;
+	unsigned long skipped[RC_NR_CLASSES];
 	struct page *page = NULL;
 	struct snap a, b, s0, s1;
 	char words[GFP_DESCRIBE_LEN];
 
 	prepare(t, nr);
-	for (int c = 0; c < RC_NR_CLASSES; c++)
+	for (int c = 0; c < RC_NR_CLASSES; c++) {
 		if (allowed[c])
 			allowed_pages += nr[c];
+		skipped[c] = READ_ONCE(cache.cls[c].shrinker.skipped);
+	}
 	snap(&a);
 	/* Each success freed a page at least: a bounded loop. */
 	for (unsigned long i = 0; i <= allowed_pages; i++) {
@@ -621,17 +652,21 @@ static void reclaim_only_allowed(struct ktest *t, const char *mode, gfp_t gfp,
 	for (int c = 0; c < RC_NR_CLASSES; c++) {
 		const struct reclaim_calls *ca = &a.cs.calls[c][RC_DIRECT];
 		const struct reclaim_calls *cb = &b.cs.calls[c][RC_DIRECT];
+		unsigned long skips = READ_ONCE(cache.cls[c].shrinker.skipped) -
+				      skipped[c];
 
 		if (allowed[c]) {
 			KTEST_EXPECT_EQ(t, b.cs.nr_pages[c], 0UL);
 			KTEST_EXPECT_GT(t, cb->scans, ca->scans);
 			KTEST_EXPECT_EQ(t, cb->freed - ca->freed, nr[c]);
 			KTEST_EXPECT_EQ(t, cb->last_gfp, gfp | __GFP_NOWARN);
+			KTEST_EXPECT_EQ(t, skips, 0UL);
 		} else {
-			/* Skipped: not even asked to count. */
+			/* Skipped, and counted so: not even asked to count. */
 			KTEST_EXPECT_EQ(t, b.cs.nr_pages[c], nr[c]);
 			KTEST_EXPECT_EQ(t, cb->scans, ca->scans);
 			KTEST_EXPECT_EQ(t, cb->counts, ca->counts);
+			KTEST_EXPECT_GT(t, skips, 0UL);
 		}
 		KTEST_EXPECT_EQ(t, b.cs.violations[c], 0UL);
 	}
@@ -657,26 +692,73 @@ static void nofs_and_noio_skip_the_shrinkers_they_forbid(struct ktest *t)
 }
 
 /*
+ * The proportional scan (the hand-out's What to write 2) of a shrinker
+ * holding n objects, with seeks, that carries no credit in: how many
+ * priorities a pass of direct reclaim goes through, from DEF_PRIORITY
+ * down, until the shrinker has a whole batch due (0: none by priority 0).
+ * At priority p it is owed (n >> p) * DEFAULT_SEEKS / seeks + 1 more,
+ * its credit never above twice what it holds.
+ */
+static int priorities_to_a_batch(unsigned long n, int seeks)
+{
+	unsigned long credit = 0;
+
+	for (int p = DEF_PRIORITY; p >= 0; p--) {
+		credit += (n >> p) * DEFAULT_SEEKS / (unsigned long)seeks + 1;
+		if (credit > 2 * n)
+			credit = 2 * n;
+		if (credit >= SHRINK_BATCH)
+			return DEF_PRIORITY - p + 1;
+	}
+	return 0;
+}
+
+/* The same for a shrinker smaller than a batch: until all of it is due. */
+static int priorities_to_all(unsigned long n, int seeks)
+{
+	unsigned long credit = 0;
+
+	for (int p = DEF_PRIORITY; p >= 0; p--) {
+		credit += (n >> p) * DEFAULT_SEEKS / (unsigned long)seeks + 1;
+		if (credit >= n)
+			return DEF_PRIORITY - p + 1;
+	}
+	return 0;
+}
+
+/*
  * Light pressure: one order-0 GFP_KERNEL allocation, one pass of direct
  * reclaim, with a small class (NONE, first on the shrinker list) and a
- * big one (FS).  Each shrinker scans in proportion to what it holds, its
- * credit growing as the priority falls, so the big one reaches a batch
- * while the small one has scanned nothing yet; that batch meets the
- * target and the pass stops.  The cache is registered anew first, so
- * that no credit carried from earlier cases counts.
+ * big one (FS, whose objects cost twice the default to re-create:
+ * seeks 2 * DEFAULT_SEEKS).  Each shrinker scans in proportion to what
+ * it holds, scaled by its seeks, its credit carried from priority to
+ * priority, so the big one reaches a batch while the small one has
+ * scanned nothing yet; that batch meets the target and the pass stops.
+ * Exactly: both are asked to count once at each priority until the one
+ * at which FS first has a batch due (priorities_to_a_batch), where FS
+ * gives one batch, its only scan.  The cache is registered anew first,
+ * so that no credit carried from earlier cases counts.
  */
 static void big_shrinker_scanned_first(struct ktest *t)
 {
 	static const unsigned long fill[RC_NR_CLASSES] = {
 		SHRINK_BATCH / 2, 0, 8 * SHRINK_BATCH
 	};
+	const int fs_seeks = 2 * DEFAULT_SEEKS;
 	struct snap a, b;
 	struct page *page;
 	unsigned long freed;
+	int rounds;
 
 	reclaim_cache_destroy(&cache);
 	KTEST_ASSERT_EQ(t, reclaim_cache_init(&cache), 0);
 	memset(violations_reported, 0, sizeof(violations_reported));
+	memset(atomic_reported, 0, sizeof(atomic_reported));
+	cache.cls[RC_FS].shrinker.seeks = fs_seeks;
+	rounds = priorities_to_a_batch(fill[RC_FS], fs_seeks);
+	/* The case's own premise: FS has a batch due before NONE is all due. */
+	KTEST_ASSERT_GT(t, rounds, 0);
+	KTEST_ASSERT_GT(t, priorities_to_all(fill[RC_NONE], DEFAULT_SEEKS), rounds);
 	prepare(t, fill);
 	quiet_kswapds(t);
 	snap(&a);
@@ -688,20 +770,62 @@ static void big_shrinker_scanned_first(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, page);
 	KTEST_EXPECT_EQ(t, DELTA(&a, &b, rs.direct_calls), 1UL);
 	freed = DELTA(&a, &b, cs.calls[RC_FS][RC_DIRECT].freed);
-	/* The big class gave the pages, no more than one batch of them ... */
-	KTEST_EXPECT_GT(t, freed, 0UL);
-	KTEST_EXPECT_LE(t, freed, SHRINK_BATCH);
+	/* The big class gave the pages, one batch of them, in one call ... */
+	KTEST_EXPECT_EQ(t, freed, SHRINK_BATCH);
+	KTEST_EXPECT_EQ(t, DELTA(&a, &b, cs.calls[RC_FS][RC_DIRECT].scans), 1UL);
 	KTEST_EXPECT_EQ(t, freed_by(&a, &b, RC_DIRECT), freed);
+	/* ... at the priority its proportional scan reached a batch ... */
+	KTEST_EXPECT_EQ(t, DELTA(&a, &b, cs.calls[RC_FS][RC_DIRECT].counts),
+			(unsigned long)rounds);
 	/* ... while the small one was asked to count, never to scan. */
-	KTEST_EXPECT_GT(t, DELTA(&a, &b, cs.calls[RC_NONE][RC_DIRECT].counts), 0UL);
+	KTEST_EXPECT_EQ(t, DELTA(&a, &b, cs.calls[RC_NONE][RC_DIRECT].counts),
+			(unsigned long)rounds);
 	KTEST_EXPECT_EQ(t, DELTA(&a, &b, cs.calls[RC_NONE][RC_DIRECT].scans), 0UL);
 	KTEST_EXPECT_EQ(t, b.cs.nr_pages[RC_NONE], fill[RC_NONE]);
-	ktest_printf(t, "one pass: FS (%lu pages) gave %lu in %lu calls; NONE (%lu pages) counted %lu times, scanned %lu",
-		     fill[RC_FS], freed,
+	ktest_printf(t, "one pass: FS (%lu pages, seeks %d) gave %lu in %lu calls at its priority %d; NONE (%lu pages) counted %lu times, scanned %lu",
+		     fill[RC_FS], fs_seeks, freed,
 		     DELTA(&a, &b, cs.calls[RC_FS][RC_DIRECT].scans),
-		     fill[RC_NONE],
+		     DEF_PRIORITY + 1 - rounds, fill[RC_NONE],
 		     DELTA(&a, &b, cs.calls[RC_NONE][RC_DIRECT].counts),
 		     DELTA(&a, &b, cs.calls[RC_NONE][RC_DIRECT].scans));
+}
+
+/*
+ * A pass stops as soon as its target is reclaimed, even in the middle of
+ * a priority that has several batches due.  An order-10 allocation's
+ * pass (its target 2^10 pages) over one big class, 32 batches' worth:
+ * by the priority at which it reaches the target the class's credit
+ * holds several batches more (about 1600 pages in all), but the pass
+ * frees the target and less than a batch more - the call that reaches
+ * the target may go past it, no call after it may be made.
+ */
+static void a_pass_stops_at_its_target(struct ktest *t)
+{
+	static const unsigned long fill[RC_NR_CLASSES] = {
+		0, 0, 32 * SHRINK_BATCH
+	};
+	const unsigned int order = 10;
+	const unsigned long target = 1UL << order;
+	struct snap a, b;
+	struct page *page;
+	unsigned long freed;
+
+	prepare(t, fill);
+	quiet_kswapds(t);
+	snap(&a);
+	page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, order);
+	snap(&b);
+	reclaim_off();
+	if (page)
+		hold(page, order);
+	freed = freed_by(&a, &b, RC_DIRECT);
+	KTEST_EXPECT_EQ(t, DELTA(&a, &b, rs.direct_calls), 1UL);
+	KTEST_EXPECT_GE(t, DELTA(&a, &b, rs.direct_reclaimed), target);
+	KTEST_EXPECT_LT(t, freed, target + SHRINK_BATCH);
+	ktest_printf(t, "order %u: one pass, target %lu: the FS class (%lu pages) gave %lu in %lu calls; %s",
+		     order, target, fill[RC_FS], freed,
+		     DELTA(&a, &b, cs.calls[RC_FS][RC_DIRECT].scans),
+		     page ? "the allocation succeeded" : "the allocation failed");
 }
 
 /* Pages the zones of the GFP_KERNEL zonelist hold, free or on CPU lists. */
@@ -875,6 +999,7 @@ struct attempt {
 	unsigned long calls;	/* passes of direct reclaim */
 	unsigned long sleeps;	/* congestion waits (blkio_count) */
 	unsigned long freed;	/* pages direct reclaim took from the cache */
+	unsigned long took;	/* jiffies the allocation took */
 };
 
 /*
@@ -896,7 +1021,9 @@ static void attempt(struct ktest *t, gfp_t gfp, unsigned int order,
 	assert_floor(t);
 	quiet_kswapds(t);
 	snap(&a);
+	r->took = jiffies;
 	r->page = alloc_pages(gfp | __GFP_NOWARN, order);
+	r->took = jiffies - r->took;
 	snap(&b);
 	reclaim_off();
 	if (r->page)
@@ -932,14 +1059,26 @@ static void noretry_fails_fast(struct ktest *t)
 	 */
 	attempt(t, GFP_KERNEL | __GFP_NORETRY, 3, 4, &r);
 	EXPECT_ATTEMPT(t, &r, 1, 0, 4);
+	/*
+	 * This one sleeps once: HZ/50, timed.  The cap the suite puts on each
+	 * sleep is lifted to HZ for it, so that a sleep of HZ or more (or
+	 * one until woken) shows, without waiting for ever.
+	 */
+	congestion_wait_limit(HZ);
 	attempt(t, GFP_KERNEL, 3, 4, &r);
+	congestion_wait_limit(1);
 	EXPECT_ATTEMPT(t, &r, 2, 1, 4);
+	KTEST_EXPECT_GE(t, r.took, (unsigned long)HZ / 50);
+	KTEST_EXPECT_LT(t, r.took, (unsigned long)HZ / 2);
+	ktest_printf(t, "order 3, one sleep between two passes: %lu jiffies (HZ/50 is %d)",
+		     r.took, HZ / 50);
 }
 
 static void repeat_retries_then_may_fail(struct ktest *t)
 {
 	static const unsigned long none[RC_NR_CLASSES];
 	struct attempt r;
+	struct zone *dma;
 
 	prepare(t, none);
 	/*
@@ -952,6 +1091,27 @@ static void repeat_retries_then_may_fail(struct ktest *t)
 	EXPECT_ATTEMPT(t, &r, 2, 1, 8);
 	attempt(t, GFP_KERNEL, 4, 8, &r);
 	EXPECT_ATTEMPT(t, &r, 1, 0, 8);
+
+	/*
+	 * REPEAT counts what reclaim freed over all its passes, not in the
+	 * last one.  A GFP_DMA allocation at ZONE_DMA's own floor can use
+	 * none of the pages reclaimed (the cache's, of the home zone), so it
+	 * fails after every pass and only the policy ends it.  32 pages in
+	 * the cache, at most 8 freed a pass: 8 after the first pass, fewer
+	 * than the 16 asked for, a sleep; 16 after the second, as many as
+	 * asked for: it fails there (a pass's own 8 would go on).
+	 */
+	dma = node_zonelist(numa_node_id(), GFP_DMA)->zones[0];
+	if (!dma || dma == home_zone()) {
+		ktest_printf(t, "no ZONE_DMA apart from the home zone: REPEAT over several passes not tried");
+		return;
+	}
+	reclaim_off();
+	squeeze_gfp(FILL_GFP | GFP_DMA);
+	reclaim_cache_set_quota(&cache, RC_FS, 8);
+	attempt(t, GFP_KERNEL | GFP_DMA | __GFP_REPEAT, 4, 32, &r);
+	EXPECT_ATTEMPT(t, &r, 2, 1, 16);
+	KTEST_EXPECT_EQ(t, dma->free_pages, dma->pages_min);
 }
 
 /* The NOFAIL thread on CPU 0, waiting for h->go (a reclaimer if memalloc). */
@@ -1380,6 +1540,7 @@ static const struct ktest_case reclaim_cases[] = {
 	KTEST_CASE(gfp_kernel_succeeds_by_reclaiming),
 	KTEST_CASE(nofs_and_noio_skip_the_shrinkers_they_forbid),
 	KTEST_CASE(big_shrinker_scanned_first),
+	KTEST_CASE(a_pass_stops_at_its_target),
 	KTEST_CASE(atomic_never_reclaims_nor_sleeps),
 	KTEST_CASE(kswapd_wakes_below_low_and_stops_at_high),
 	KTEST_CASE(noretry_fails_fast),
