@@ -5,7 +5,9 @@
  * ktest.filter=GLOB[,GLOB...] selects cases by "suite.case" (a glob
  * without a dot selects whole suites; a case runs if any glob selects
  * it; several ktest.filter= parameters add up); suites with no selected
- * case are not printed at all, so the plan always matches what runs.
+ * case are not printed at all, so the plan always matches what runs.  A
+ * glob that selects no case is named ("# ktest: ktest.filter=GLOB
+ * selects no case") and fails the run: it tested less than it was asked.
  *
  * Each case runs as: snapshot every KTEST_RESOURCE counter; init; the
  * case; exit (only if init completed, even when the case aborted); check
@@ -200,6 +202,43 @@ static bool case_selected(const struct ktest_suite *s, const struct ktest_case *
 			return false;
 		p = comma + 1;
 	}
+}
+
+/* Does one glob of the filter select any case of any suite? */
+static bool glob_selects_any(const char *glob, size_t len)
+{
+	for (const struct ktest_suite *const *sp = __start_ktest_suites;
+	     sp < __stop_ktest_suites; sp++)
+		for (const struct ktest_case *c = (*sp)->cases; c->name; c++)
+			if (glob_selects(glob, len, *sp, c))
+				return true;
+	return false;
+}
+
+/*
+ * Each glob of the filter that selects nothing is named: a run that
+ * tested less than it was asked to (a typing error, a case renamed) must
+ * not say it passed.  Returns how many there were.
+ */
+static unsigned int report_unmatched_globs(void)
+{
+	const char *p = filter;
+	unsigned int n = 0;
+
+	while (filter[0]) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (len && !glob_selects_any(p, len)) {
+			printk_raw("# ktest: ktest.filter=%.*s selects no case: nothing ran for it\n",
+				   (int)len, p);
+			n++;
+		}
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return n;
 }
 
 static unsigned int selected_cases(const struct ktest_suite *s)
@@ -740,7 +779,7 @@ int ktest_run_all(void)
 {
 	const struct ktest_suite *const *sp;
 	struct ktest_counts total = { 0, 0, 0 };
-	unsigned int nsuites = 0, num = 0;
+	unsigned int nsuites = 0, num = 0, unmatched;
 
 	BUG_ON(nr_resources() > MAX_RESOURCES);
 	BUG_ON(nr_invariants() > MAX_INVARIANTS);
@@ -756,6 +795,7 @@ int ktest_run_all(void)
 		   (unsigned long long)boot_seed);
 	if (filter[0])
 		printk_raw("# ktest: filter %s\n", filter);
+	unmatched = report_unmatched_globs();
 	if (soak)
 		printk_raw("# ktest: soak: the long variants (ktest.soak=1)\n");
 	printk_raw("1..%u\n", nsuites);
@@ -770,13 +810,16 @@ int ktest_run_all(void)
 			   jiffies_to_msecs(slowest_jiffies), time_limit_s);
 	print_invariant_costs();
 
+	if (unmatched)
+		pr_err("ktest: FAILED: %u glob%s of ktest.filter=%s selected no case\n",
+		       unmatched, unmatched == 1 ? "" : "s", filter);
 	if (total.fail)
 		pr_err("ktest: %u of %u tests FAILED\n", total.fail,
 		       total.pass + total.fail + total.skip);
-	else
+	else if (!unmatched)
 		pr_info("ktest: all %u tests passed (%u skipped)\n",
 			total.pass + total.skip, total.skip);
-	return (int)total.fail;
+	return (int)(total.fail + unmatched);
 }
 
 int ktest_run_suite(const struct ktest_suite *s)

@@ -91,6 +91,8 @@ class TestSummary(unittest.TestCase):
             "qemu-run: summary of build/run.log, seed 42 (suite "
             "passed/failed/skipped):",
             "  buddy 2/0/0    slab  1/0/1",
+            "skipped, by reason:",
+            "  1 x needs -smp 2: slab.shrink",
             "totals: 2 suites, 3 passed, 0 failed, 1 skipped; slowest "
             "slab.grow 12 ms",
         ], summary(log(BUDDY_PASSES + SLAB_PASSES)))
@@ -120,6 +122,8 @@ class TestSummary(unittest.TestCase):
             "after",
             '    make run MEM=64M APPEND="ktest.seed=42 '
             'ktest.filter=buddy.merge loglevel=7"',
+            "skipped, by reason:",
+            "  1 x needs -smp 2: slab.shrink",
             "totals: 2 suites, 1 passed, 2 failed, 1 skipped",
         ], out)
 
@@ -199,6 +203,48 @@ class TestSummary(unittest.TestCase):
         args = QR.parse_args(["--firmware", "uefi", "--machine", "q35"])
         self.assertEqual(["FIRMWARE=uefi", "MACHINE=q35"],
                          QR.make_vars(args))
+
+
+class Notes(unittest.TestCase):
+    """The summary repeats what the kernel said that a reader must see."""
+
+    LOG = """\
+[    0.000000] Command line: ktest.filtr=x ktest.filter=lib.*,nosuch
+[    0.000000] Malformed early option 'loglevel'
+[    0.000001] Unknown kernel command line parameters "ktest.filtr", ignored.
+KTAP version 1
+# ktest: ktest.filter=nosuch selects no case: nothing ran for it
+1..1
+    KTAP version 1
+    # Subtest: lib
+    1..3
+[    0.1] Malformed early option 'efail'
+    ok 1 a
+[    0.2] ktest: expected reports begin
+[    0.2] WARNING: at mm/memblock.c:525 align
+[    0.2] ktest: expected reports end
+    ok 2 b # SKIP needs -smp 2
+[    0.3] BUG: sleeping function called from invalid context at x.c:1
+    ok 3 c # SKIP needs -smp 2
+# lib: pass:1 fail:0 skip:2 total:3
+ok 1 lib
+# totals: pass:1 fail:0 skip:2 total:3
+"""
+
+    def test_notes(self):
+        self.assertEqual(QR.kernel_notes(self.LOG), [
+            "Malformed early option 'loglevel'",
+            'Unknown kernel command line parameters "ktest.filtr", ignored.',
+            "ktest: ktest.filter=nosuch selects no case: nothing ran for it",
+            "WARNING: at mm/memblock.c:525 align (expected: a case provoked "
+            "it)",
+            "BUG: sleeping function called from invalid context at x.c:1"])
+
+    def test_skips_grouped_by_reason(self):
+        out = QR.summary(self.LOG, "run.log", "", [])
+        i = out.index("skipped, by reason:")
+        self.assertEqual(out[i + 1], "  2 x needs -smp 2: lib.b, lib.c")
+        self.assertIn("the kernel said (5):", out)
 
 
 if __name__ == "__main__":
