@@ -446,10 +446,12 @@ def unexpected_reports(log: str) -> list[str]:
     return found
 
 
-def _has_line(line_re: re.Pattern, log: str) -> bool:
-    """Whether a log line, less its timestamp, fully matches line_re."""
-    return any(line_re.fullmatch(strip_timestamp(line))
-               for line in log.split("\n"))
+def matching_line(line_re: re.Pattern, log: str) -> str | None:
+    """The first log line that, less its timestamp, fully matches line_re."""
+    for line in log.split("\n"):
+        if line_re.fullmatch(strip_timestamp(line)):
+            return strip_timestamp(line)
+    return None
 
 
 def _judge_pass(boot: Boot, outcome: Outcome,
@@ -457,7 +459,7 @@ def _judge_pass(boot: Boot, outcome: Outcome,
     reasons = _run_problems(outcome)
     if not reasons and outcome.returncode != EXIT_PASSED:
         reasons.append(describe_exit(outcome.returncode))
-    if boot.line_re is not None and not _has_line(boot.line_re, outcome.log):
+    if boot.line_re is not None and matching_line(boot.line_re, outcome.log) is None:
         reasons.append(f"expected line not found (a line matching "
                        f"{boot.line_re.pattern!r})")
     reports = unexpected_reports(outcome.log)
@@ -521,7 +523,7 @@ def _judge_must_fail(boot: Boot, outcome: Outcome,
                        f"{describe_exit(outcome.returncode)}; expected "
                        f"{describe_exit(boot.exit_status)}")
     assert boot.line_re is not None
-    found = _has_line(boot.line_re, outcome.log)
+    found = matching_line(boot.line_re, outcome.log) is not None
     if not found:
         reasons.append(f"expected line not found; last lines:\n"
                        + log_tail(outcome.log)

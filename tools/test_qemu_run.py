@@ -247,5 +247,38 @@ ok 1 lib
         self.assertIn("the kernel said (5):", out)
 
 
+class Misuse(unittest.TestCase):
+    """A misuse demo is judged against its boot of tests/boots.txt."""
+
+    LOG = """\
+[    0.1] ktest: misuse scenario kunmap_atomic_twice: it must stop the kernel
+[    0.2] BUG: kunmap_atomic: slot KM_USER0 of CPU 0 given back but not held: 0xdfbcd000 (previous user: misuse_kunmap_atomic_twice+0x2a/0x70 in task context with interrupts on)
+[    0.3] Kernel panic - not syncing: kunmap_atomic: slot misuse
+"""
+
+    def test_found_in_the_matrix(self):
+        boot = QR.misuse_boot(self.LOG)
+        self.assertIsNotNone(boot)
+        self.assertEqual(boot.name, "kunmap_atomic_twice")
+        self.assertIsNone(QR.misuse_boot("no scenario here"))
+
+    def test_as_expected_quotes_the_line(self):
+        boot = QR.misuse_boot(self.LOG)
+        code, lines = QR.judge_misuse(boot, boot.exit_status, self.LOG)
+        self.assertEqual(code, 0)
+        self.assertIn("stopped the kernel as expected", lines[0])
+        self.assertTrue(lines[1].startswith("  BUG: kunmap_atomic: slot "
+                                            "KM_USER0 of CPU 0"))
+
+    def test_wrong_exit_or_no_line_fails(self):
+        boot = QR.misuse_boot(self.LOG)
+        code, lines = QR.judge_misuse(boot, 33, self.LOG)
+        self.assertEqual(code, 1)
+        self.assertIn("did not stop the kernel as", lines[0])
+        code, _ = QR.judge_misuse(boot, boot.exit_status,
+                                  self.LOG.split("\n")[0] + "\n")
+        self.assertEqual(code, 1)
+
+
 if __name__ == "__main__":
     unittest.main()
