@@ -280,5 +280,24 @@ class Misuse(unittest.TestCase):
         self.assertEqual(code, 1)
 
 
+class QuietTerminal(unittest.TestCase):
+    """The terminal gets the console less the machine lines (mmsnap:)."""
+
+    def test_machine_lines_stay_off_the_terminal(self):
+        relay = QR.Relay(-1, None)
+        out = relay.terminal_part(b"[    0.1] Memory: 1K\n[    0.2] mmsnap: pa")
+        self.assertEqual(out, b"[    0.1] Memory: 1K\n")
+        out = relay.terminal_part(b"ges 0 R\n[    0.3] ok\n(qemu) ")
+        self.assertEqual(out, b"[    0.3] ok\n(qemu) ")
+        self.assertEqual(relay.hidden, 1)
+        self.assertEqual(relay.pending, b"")
+
+    def test_a_partial_kernel_line_waits_for_its_end(self):
+        relay = QR.Relay(-1, None)
+        self.assertEqual(relay.terminal_part(b"[    0.1] Kern"), b"")
+        self.assertEqual(relay.terminal_part(b"el panic\n"),
+                         b"[    0.1] Kernel panic\n")
+
+
 if __name__ == "__main__":
     unittest.main()
