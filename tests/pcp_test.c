@@ -1063,6 +1063,119 @@ static void machine_zones_tune_the_hot_lists(struct ktest *t)
 	KTEST_EXPECT_GT(t, checked, 0);
 }
 
+/*
+ * Linux 6.7's decay of a tuned list, one step at a time (pcp_decay_high):
+ * high loses an eighth, never more than 2^5 batches below the count and
+ * never below high_min, and what lies above it goes back from the cold
+ * end.  A run of 100 frees (batch 4, high_max 100) leaves high 100 and
+ * 100 pages; each decay is checked against the rule worked out here, down
+ * to high_min; a list with fixed marks never decays.
+ */
+static void tuned_high_decays_an_eighth_a_step(struct ktest *t)
+{
+	const int batch = 4, n = 100, high_min = 6 * batch;
+	unsigned long flags, drained;
+	int steps = 0;
+
+	tuned_list(t, batch, n, n);
+	for (int i = 0; i < n; i++)
+		pcp_free(&pz, held[i], false);
+	KTEST_ASSERT_EQ(t, hot()->high, n);
+	KTEST_ASSERT_EQ(t, hot()->count, n);
+	while (hot()->high > high_min && steps < 64) {
+		int high = hot()->high, count = hot()->count, want, gave;
+
+		want = max(max(count - (batch << 5), high - (high >> 3)), high_min);
+		drained = zone_stat_read(&pz, NR_PCP_DRAIN);
+		local_irq_save(flags);
+		gave = pcp_decay_high(&pz, hot());
+		local_irq_restore(flags);
+		KTEST_EXPECT_EQ(t, hot()->high, want);
+		KTEST_EXPECT_EQ(t, hot()->count, min(count, want));
+		KTEST_EXPECT_EQ(t, gave, count - min(count, want));
+		KTEST_EXPECT_EQ(t, zone_stat_read(&pz, NR_PCP_DRAIN) - drained,
+				(unsigned long)gave);
+		steps++;
+	}
+	ktest_printf(t, "100 pages decayed to high %d in %d steps", hot()->high,
+		     steps);
+	KTEST_EXPECT_EQ(t, hot()->high, high_min);
+	KTEST_EXPECT_EQ(t, hot()->count, high_min);
+	/* 2.6's fixed marks (the cold list): no decay. */
+	cold()->count = 0;
+	local_irq_save(flags);
+	KTEST_EXPECT_EQ(t, pcp_decay_high(&pz, cold()), 0);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, cold()->high, 2 * batch);
+}
+
+/*
+ * On the machine's zones each CPU decays its own tuned lists once a
+ * second: a run of frees on another CPU, which then stays idle, grows its
+ * list past 2.6's high; within a few seconds the list has given pages
+ * back and its high has come down (before the decay, nothing but that
+ * CPU's own frees could: its pages stayed stranded).
+ */
+struct far_run {
+	struct page **pages;
+	int n;
+	struct zone *zone;
+	int high, count;	/* the list's after the run */
+};
+
+static void free_the_run_here(void *arg)
+{
+	struct far_run *r = arg;
+	struct per_cpu_pages *pcp = &r->zone->pageset[raw_smp_processor_id()].pcp[0];
+
+	for (int i = 0; i < r->n; i++)
+		free_hot_page(r->pages[i]);
+	r->high = pcp->high;
+	r->count = pcp->count;
+}
+
+static void an_idle_cpus_tuned_list_decays(struct ktest *t)
+{
+	int cpu = (int)nr_cpu_ids - 1, n = 0;
+	struct per_cpu_pages *pcp;
+	struct far_run r = { .pages = held };
+	unsigned long end;
+
+	if (cpu == raw_smp_processor_id() || !cpu_online(cpu))
+		ktest_skip(t, "needs 2 CPUs: the run of frees on another");
+	while (n < (int)ARRAY_SIZE(held)) {
+		struct page *p = alloc_page(GFP_KERNEL | __GFP_NOWARN);
+
+		if (!p)
+			break;
+		if (r.zone && page_zone(p) != r.zone) {
+			__free_page(p);
+			break;
+		}
+		r.zone = page_zone(p);
+		held[n++] = p;
+	}
+	r.n = n;
+	pcp = &r.zone->pageset[cpu].pcp[0];
+	if (pcp->high_max <= pcp->high_min) {
+		for (int i = 0; i < n; i++)
+			__free_page(held[i]);
+		ktest_skip(t, "the zone's hot lists keep 2.6's fixed marks");
+	}
+	KTEST_ASSERT_EQ(t, smp_call_function_single(cpu, free_the_run_here, &r,
+						    true), 0);
+	ktest_printf(t, "%d frees on CPU %d: its %s list high %d, %d pages",
+		     n, cpu, r.zone->name, r.high, r.count);
+	KTEST_EXPECT_GT(t, r.high, pcp->high_min);
+	end = jiffies + 5 * HZ;
+	while (READ_ONCE(pcp->high) >= r.high && time_before(jiffies, end))
+		schedule_timeout_uninterruptible(HZ / 10);
+	ktest_printf(t, "then high %d, %d pages", READ_ONCE(pcp->high),
+		     READ_ONCE(pcp->count));
+	KTEST_EXPECT_LT(t, READ_ONCE(pcp->high), r.high);
+	KTEST_EXPECT_LE(t, READ_ONCE(pcp->count), READ_ONCE(pcp->high));
+}
+
 /* ---- the kernel's invariant over its per-CPU lists --------------------- */
 
 /* The first violation found, and how many. */
@@ -1228,6 +1341,8 @@ static const struct ktest_case pcp_cases[] = {
 	KTEST_CASE(the_run_is_counted_to_32_batches),
 	KTEST_CASE(allocation_notes_a_zone_below_pages_high),
 	KTEST_CASE(machine_zones_tune_the_hot_lists),
+	KTEST_CASE(tuned_high_decays_an_eighth_a_step),
+	KTEST_CASE(an_idle_cpus_tuned_list_decays),
 	KTEST_END,
 };
 
