@@ -120,9 +120,12 @@ static bool list_whole(struct ktest *t, struct per_cpu_pages *pcp,
 			bad = n;
 	}
 	local_irq_restore(flags);
-	if (n != pcp->count)
-		KTEST_FAIL(t, "the %s list holds %s%d pages, its count says %d",
-			   name, n > pcp->count ? "more than " : "", n, pcp->count);
+	if (n > pcp->count)
+		KTEST_FAIL(t, "the %s list holds more than the %d pages its count says",
+			   name, pcp->count);
+	else if (n < pcp->count)
+		KTEST_FAIL(t, "the %s list holds %d pages, its count says %d",
+			   name, n, pcp->count);
 	else if (bad >= 0)
 		KTEST_FAIL(t, "page %d of the %s list is not marked PG_pcp (or is PG_buddy)",
 			   bad, name);
@@ -1240,10 +1243,12 @@ static void check_list(struct lists_check *c, struct zone *z, int cpu,
 			return;
 		}
 	}
-	if (n != pcp->count)
-		list_violation(c, "%s: CPU %d's %s list holds %s%d pages, its count says %d",
-			       z->name, cpu, name, n > pcp->count ? "more than " : "",
-			       n, pcp->count);
+	if (n > pcp->count)
+		list_violation(c, "%s: CPU %d's %s list holds more than the %d pages its count says",
+			       z->name, cpu, name, pcp->count);
+	else if (n < pcp->count)
+		list_violation(c, "%s: CPU %d's %s list holds %d pages, its count says %d",
+			       z->name, cpu, name, n, pcp->count);
 }
 
 /* This CPU's lists, with interrupts off (its own, or a cross-call). */
