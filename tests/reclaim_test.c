@@ -782,6 +782,10 @@ static void big_shrinker_scanned_first(struct ktest *t)
 			(unsigned long)rounds);
 	KTEST_EXPECT_EQ(t, DELTA(&a, &b, cs.calls[RC_NONE][RC_DIRECT].scans), 0UL);
 	KTEST_EXPECT_EQ(t, b.cs.nr_pages[RC_NONE], fill[RC_NONE]);
+	/* Each scanning call counted: the shrinker's calls, slabs_scanned. */
+	KTEST_EXPECT_EQ(t, cache.cls[RC_FS].shrinker.calls, 1UL);
+	KTEST_EXPECT_EQ(t, cache.cls[RC_NONE].shrinker.calls, 0UL);
+	KTEST_EXPECT_EQ(t, DELTA(&a, &b, rs.slabs_scanned), SHRINK_BATCH);
 	ktest_printf(t, "one pass: FS (%lu pages, seeks %d) gave %lu in %lu calls at its priority %d; NONE (%lu pages) counted %lu times, scanned %lu",
 		     fill[RC_FS], fs_seeks, freed,
 		     DELTA(&a, &b, cs.calls[RC_FS][RC_DIRECT].scans),
