@@ -1755,11 +1755,7 @@ static void watermark_random_states(struct ktest *t)
  */
 static int private_zone_breaches(char *why, size_t len)
 {
-	if (!breach[0])
-		return 0;
-	strscpy(why, breach, len);
-	breach[0] = '\0';
-	return 1;
+	return ktest_take_breach(breach, why, len);
 }
 KTEST_INVARIANT(buddy_private_zones, "the buddy suite's private zones",
 		private_zone_breaches);

@@ -468,25 +468,6 @@ static void krealloc_that_fails_keeps_the_object(struct ktest *t)
 	kfree(p);
 }
 
-/* Whether addr lies in the function fn, named name (kallsyms). */
-static bool in_function(struct ktest *t, unsigned long addr, const void *fn,
-			const char *name)
-{
-	char sym[96];
-	size_t len = strlen(name);
-
-	if (!kallsyms_lookup(addr, sym, sizeof(sym))) {
-		ktest_printf(t, "%08lx is in no known function", addr);
-		return false;
-	}
-	if (strncmp(sym, name, len) != 0 || sym[len] != '+' ||
-	    addr <= (unsigned long)fn) {
-		ktest_printf(t, "%08lx is %s, not in %s", addr, sym, name);
-		return false;
-	}
-	return true;
-}
-
 /* An object's owner words, past the object (no red zone): [0] allocated, [1] freed by. */
 static unsigned long *owner_of(struct kmem_cache *c, const void *p)
 {
@@ -514,16 +495,16 @@ static void krealloc_records_its_caller(struct ktest *t)
 	p = krealloc(NULL, 100, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, p);
 	KTEST_EXPECT_PTR_EQ(t, (void *)page_get_cache(virt_to_page(p)), (void *)c128);
-	KTEST_EXPECT_TRUE(t, in_function(t, owner_of(c128, p)[0], krealloc_records_its_caller,
+	KTEST_EXPECT_TRUE(t, ktest_in_function(t, owner_of(c128, p)[0], krealloc_records_its_caller,
 					 "krealloc_records_its_caller"));
 	q = krealloc_or_stop(t, p, 200);
 	KTEST_EXPECT_PTR_EQ(t, (void *)page_get_cache(virt_to_page(q)), (void *)c256);
-	KTEST_EXPECT_TRUE(t, in_function(t, owner_of(c256, q)[0], krealloc_records_its_caller,
+	KTEST_EXPECT_TRUE(t, ktest_in_function(t, owner_of(c256, q)[0], krealloc_records_its_caller,
 					 "krealloc_records_its_caller"));
-	KTEST_EXPECT_TRUE(t, in_function(t, owner_of(c128, p)[1], krealloc_records_its_caller,
+	KTEST_EXPECT_TRUE(t, ktest_in_function(t, owner_of(c128, p)[1], krealloc_records_its_caller,
 					 "krealloc_records_its_caller"));
 	KTEST_EXPECT_NULL(t, krealloc(q, 0, GFP_KERNEL));
-	KTEST_EXPECT_TRUE(t, in_function(t, owner_of(c256, q)[1], krealloc_records_its_caller,
+	KTEST_EXPECT_TRUE(t, ktest_in_function(t, owner_of(c256, q)[1], krealloc_records_its_caller,
 					 "krealloc_records_its_caller"));
 }
 

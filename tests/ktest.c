@@ -41,6 +41,7 @@
 #include "kernel/arch.h"
 #include "kernel/bug.h"
 #include "kernel/cmdline.h"
+#include "kernel/kallsyms.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/glob.h"
@@ -251,6 +252,42 @@ static unsigned int selected_cases(const struct ktest_suite *s)
 }
 
 /* ---- reporting helpers used by the macros ---- */
+
+/*
+ * addr lies in the function fn called name: kallsyms names it
+ * "name+0x.../0x..." and it is past fn's first byte (a return address, as
+ * owner tracking records).  Says what it found otherwise.
+ */
+bool ktest_in_function(struct ktest *t, unsigned long addr, const void *fn,
+		       const char *name)
+{
+	char sym[96];
+	size_t len = strlen(name);
+
+	if (!kallsyms_lookup(addr, sym, sizeof(sym))) {
+		ktest_printf(t, "%08lx is in no known function", addr);
+		return false;
+	}
+	if (strncmp(sym, name, len) != 0 || sym[len] != '+' ||
+	    addr <= (unsigned long)fn) {
+		ktest_printf(t, "%08lx is %s, not in %s", addr, sym, name);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * For an invariant of a suite's own (KTEST_INVARIANT): the first breach
+ * the suite recorded in breach, reported once into why and forgotten.
+ */
+int ktest_take_breach(char *breach, char *why, size_t len)
+{
+	if (!breach[0])
+		return 0;
+	strscpy(why, breach, len);
+	breach[0] = '\0';
+	return 1;
+}
 
 void ktest_printf(struct ktest *t, const char *fmt, ...)
 {

@@ -243,6 +243,11 @@ void ktest_park_until_stopped(void);
 
 /* Writes a "# " diagnostic line at the case's indentation. */
 void ktest_printf(struct ktest *t, const char *fmt, ...) __printf(2, 3);
+/* A suite's recorded breach (a string), reported once by its invariant. */
+int ktest_take_breach(char *breach, char *why, size_t len);
+/* Whether addr lies in the function fn named name (kallsyms); says why not. */
+bool ktest_in_function(struct ktest *t, unsigned long addr, const void *fn,
+		       const char *name);
 
 /* Marks the case skipped with a reason and leaves it. */
 void ktest_skip(struct ktest *t, const char *reason) __noreturn;

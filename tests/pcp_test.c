@@ -1310,11 +1310,7 @@ static void private_lists_check(const char *when)
 /* After every case, of any suite: the breach pcp_exit found, once. */
 static int private_zone_breaches(char *why, size_t len)
 {
-	if (!breach[0])
-		return 0;
-	strscpy(why, breach, len);
-	breach[0] = '\0';
-	return 1;
+	return ktest_take_breach(breach, why, len);
 }
 KTEST_INVARIANT(pcp_private_zone, "the pcp suite's private zone",
 		private_zone_breaches);

@@ -400,28 +400,6 @@ static void constructor_turns_poison_off(struct ktest *t)
 
 /* ---- owner tracking -------------------------------------------------- */
 
-/*
- * addr lies in the function fn called name: kallsyms names it
- * "name+0x.../0x..." and it is past fn's first byte.
- */
-static bool in_function(struct ktest *t, unsigned long addr, const void *fn,
-			const char *name)
-{
-	char sym[96];
-	size_t len = strlen(name);
-
-	if (!kallsyms_lookup(addr, sym, sizeof(sym))) {
-		ktest_printf(t, "%08lx is in no known function", addr);
-		return false;
-	}
-	if (strncmp(sym, name, len) != 0 || sym[len] != '+' ||
-	    addr <= (unsigned long)fn) {
-		ktest_printf(t, "%08lx is %s, not in %s", addr, sym, name);
-		return false;
-	}
-	return true;
-}
-
 static void records_allocator_and_freer(struct ktest *t)
 {
 	static const unsigned long flag_sets[] = { ALL_DEBUG, SLAB_STORE_USER,
@@ -437,15 +415,15 @@ static void records_allocator_and_freer(struct ktest *t)
 		obj = kmem_cache_alloc(c, GFP_KERNEL);
 		hold(t, c, obj);
 		who = owner(c, obj);
-		KTEST_EXPECT_TRUE(t, in_function(t, who[0], records_allocator_and_freer,
+		KTEST_EXPECT_TRUE(t, ktest_in_function(t, who[0], records_allocator_and_freer,
 						 "records_allocator_and_freer"));
 		KTEST_EXPECT_EQ(t, who[1], 0UL);	/* never freed yet */
 
 		release(obj);
 		kmem_cache_free(c, obj);
-		KTEST_EXPECT_TRUE(t, in_function(t, who[1], records_allocator_and_freer,
+		KTEST_EXPECT_TRUE(t, ktest_in_function(t, who[1], records_allocator_and_freer,
 						 "records_allocator_and_freer"));
-		KTEST_EXPECT_TRUE(t, in_function(t, who[0], records_allocator_and_freer,
+		KTEST_EXPECT_TRUE(t, ktest_in_function(t, who[0], records_allocator_and_freer,
 						 "records_allocator_and_freer"));
 		/* The tracking words are outside the poisoned object. */
 		if (c->flags & SLAB_POISON)
@@ -453,8 +431,8 @@ static void records_allocator_and_freer(struct ktest *t)
 
 		/* Allocated from elsewhere: the allocator word changes, the freer stays. */
 		obj = get(t, c, GFP_KERNEL);
-		KTEST_EXPECT_TRUE(t, in_function(t, who[0], get, "get"));
-		KTEST_EXPECT_TRUE(t, in_function(t, who[1], records_allocator_and_freer,
+		KTEST_EXPECT_TRUE(t, ktest_in_function(t, who[0], get, "get"));
+		KTEST_EXPECT_TRUE(t, ktest_in_function(t, who[1], records_allocator_and_freer,
 						 "records_allocator_and_freer"));
 		slab_debug_exit(t);
 	}
@@ -473,18 +451,18 @@ static void kmalloc_records_its_caller(struct ktest *t)
 	p = kmalloc(64, GFP_KERNEL);
 	hold(t, NULL, p);
 	who = owner(c, p);
-	KTEST_EXPECT_TRUE(t, in_function(t, who[0], kmalloc_records_its_caller,
+	KTEST_EXPECT_TRUE(t, ktest_in_function(t, who[0], kmalloc_records_its_caller,
 					 "kmalloc_records_its_caller"));
 	release(p);
 	kfree(p);
-	KTEST_EXPECT_TRUE(t, in_function(t, who[1], kmalloc_records_its_caller,
+	KTEST_EXPECT_TRUE(t, ktest_in_function(t, who[1], kmalloc_records_its_caller,
 					 "kmalloc_records_its_caller"));
 
 	p = kzalloc(64, GFP_KERNEL);
 	hold(t, NULL, p);
 	KTEST_EXPECT_TRUE(t, all_bytes(p, 0, 64));
 	who = owner(c, p);
-	KTEST_EXPECT_TRUE(t, in_function(t, who[0], kmalloc_records_its_caller,
+	KTEST_EXPECT_TRUE(t, ktest_in_function(t, who[0], kmalloc_records_its_caller,
 					 "kmalloc_records_its_caller"));
 	release(p);
 	kfree(p);

@@ -142,13 +142,7 @@ def parse(text: str, path: str = EXERCISES) -> list[Exercise]:
     """The stanzas of tests/exercises.txt (pure; ExerciseError if bad)."""
     out: list[Exercise] = []
     cur: Exercise | None = None
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        where = f"{path}:{n}"
-        word, _, rest = line.partition(" ")
-        rest = rest.strip()
+    for where, n, word, rest in labtree.directives(text, path):
         if word == "exercise":
             if not ID_RE.fullmatch(rest):
                 raise ExerciseError(f"{where}: an exercise's ID is NN-name, "

@@ -325,6 +325,17 @@ def lab_names(root: str) -> list[str]:
                   if os.path.isfile(os.path.join(d, n, "lab.conf")))
 
 
+def directives(text: str, path: str):
+    """The directive lines of a manifest (lab.conf, mistakes.txt,
+    tests/exercises.txt): (where, line number, key, rest) for each line
+    that is neither blank nor a "#" comment."""
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            key, _, rest = line.partition(" ")
+            yield f"{path}:{n}", n, key, rest.strip()
+
+
 def load_lab(root: str, name: str, conf: str | None = None) -> Lab:
     """Parses labs/NAME/lab.conf (or conf); raises LabError."""
     path = conf or os.path.join(root, LABS_DIR, name, "lab.conf")
@@ -336,13 +347,7 @@ def load_lab(root: str, name: str, conf: str | None = None) -> Lab:
                        f"{e.strerror}); the labs are: "
                        f"{' '.join(lab_names(root)) or 'none'}")
     lab, errors, seen = Lab(name), [], set()
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, _, rest = line.partition(" ")
-        rest = rest.strip()
-        where = f"{path}:{n}"
+    for where, _, key, rest in directives(text, path):
         if key == "title":
             lab.title = rest
         elif key == "files":

@@ -114,13 +114,7 @@ def _directive(m: Mistake, key: str, rest: str, where: str) -> None:
 def parse(text: str, lab: labtree.Lab, path: str) -> list[Mistake]:
     """The mistakes of one lab's manifest; raises MistakeError."""
     out: list[Mistake] = []
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        where = f"{path}:{n}"
-        key, _, rest = line.partition(" ")
-        rest = rest.strip()
+    for where, _, key, rest in labtree.directives(text, path):
         if key == "mistake":
             if not ID_RE.fullmatch(rest):
                 raise MistakeError(f"{where}: want 'mistake NN-name', got "
