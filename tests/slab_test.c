@@ -1119,6 +1119,25 @@ out:
 }
 
 /*
+ * One allocation from c's empty array, with free objects on the node's
+ * slabs: one list_lock acquisition, no new slab, and batch objects taken
+ * (one handed out).  Returns the object.
+ */
+static void *refill_from_the_slabs(struct ktest *t, struct kmem_cache *c,
+				   struct kmem_list3 *l3, unsigned int batch)
+{
+	unsigned long grown = c->grown;
+	u16 tickets = lock_tickets(l3);
+	void *obj = kmem_cache_alloc(c, GFP_KERNEL);
+
+	KTEST_ASSERT_NOT_NULL(t, obj);
+	KTEST_EXPECT_EQ(t, (u16)(lock_tickets(l3) - tickets), 1);
+	KTEST_EXPECT_EQ(t, c->grown, grown);
+	KTEST_EXPECT_EQ(t, this_array(c)->avail, batch - 1);
+	return obj;
+}
+
+/*
  * An empty array takes batchcount objects at once, under one list_lock:
  * on a fresh cache it makes one slab and takes min(batchcount, num) from
  * it; with partial slabs it takes a whole batch across them; with free
@@ -1130,8 +1149,6 @@ static void refill_takes_a_batch_under_one_lock(struct ktest *t)
 	unsigned int back;
 	struct kmem_cache *c;
 	struct kmem_list3 *l3;
-	unsigned long grown;
-	u16 tickets;
 	void *obj;
 
 	/* size 20: num 184 >= batchcount 60. */
@@ -1170,13 +1187,7 @@ static void refill_takes_a_batch_under_one_lock(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_shrink(c), 0);
 	KTEST_EXPECT_EQ(t, this_array(c)->avail, 0U);
 	KTEST_EXPECT_EQ(t, l3->free_objects, 3UL * (r100.num - 1));
-	grown = c->grown;
-	tickets = lock_tickets(l3);
-	obj = kmem_cache_alloc(c, GFP_KERNEL);
-	KTEST_ASSERT_NOT_NULL(t, obj);
-	KTEST_EXPECT_EQ(t, (u16)(lock_tickets(l3) - tickets), 1);
-	KTEST_EXPECT_EQ(t, c->grown, grown);
-	KTEST_EXPECT_EQ(t, this_array(c)->avail, r100.batch - 1);
+	obj = refill_from_the_slabs(t, c, l3, r100.batch);
 	KTEST_EXPECT_EQ(t, l3->free_objects,
 			3UL * (r100.num - 1) - r100.batch);
 	/* The batch spans two slabs: 38 from the first, 22 from the second. */
@@ -1218,13 +1229,7 @@ static void refill_takes_a_batch_under_one_lock(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, list_empty(&l3->slabs_partial));
 	alloc_held(t, c, back);
 	KTEST_EXPECT_EQ(t, this_array(c)->avail, 0U);
-	grown = c->grown;
-	tickets = lock_tickets(l3);
-	obj = kmem_cache_alloc(c, GFP_KERNEL);
-	KTEST_ASSERT_NOT_NULL(t, obj);
-	KTEST_EXPECT_EQ(t, (u16)(lock_tickets(l3) - tickets), 1);
-	KTEST_EXPECT_EQ(t, c->grown, grown);
-	KTEST_EXPECT_EQ(t, this_array(c)->avail, r7500.batch - 1);
+	obj = refill_from_the_slabs(t, c, l3, r7500.batch);
 	KTEST_EXPECT_EQ(t, l3->free_objects, 0UL);
 	kmem_cache_free(c, obj);
 	free_held(c, 0, back);
