@@ -94,6 +94,16 @@ class Judge(unittest.TestCase):
         self.assertFalse(ok)
         self.assertIn("still scoring: demo.two", text)
 
+    def test_may_lose_is_either_way(self):
+        m = mistakes.parse("mistake 03-racy\n  what    a\n  rule    b\n"
+                           "  loses   demo.one\n  may-lose demo.two\n",
+                           LAB, "m.txt")[0]
+        self.assertTrue(mistakes.judge(m, lab_grade(0, 40))[0])
+        self.assertTrue(mistakes.judge(m, lab_grade(0, 0))[0])
+        ok, text = mistakes.judge(m, lab_grade(60, 0))
+        self.assertFalse(ok)
+        self.assertIn("still scoring: demo.one", text)
+
     def test_corruption_must_score_zero(self):
         ok, _ = mistakes.judge(self.bad, lab_grade(0, 0))
         self.assertTrue(ok)
