@@ -268,6 +268,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mistakes: error: {e}", file=sys.stderr)
         write_counts(args.counts, "0 passed, 1 failed")
         return 2
+    if not mistakes:
+        # A selection that grades nothing must not read as a pass.
+        print(f"mistakes: error: no mistake of {', '.join(names)} matches "
+              f"{args.only!r}", file=sys.stderr)
+        write_counts(args.counts, "0 passed, 1 failed")
+        return 2
     if args.list:
         for m in mistakes:
             print(f"{m.name:40} loses {' '.join(m.loses)}\n    {m.what}")

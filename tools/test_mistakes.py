@@ -114,6 +114,17 @@ class Judge(unittest.TestCase):
         self.assertIn("want score 0", text)
 
 
+class Selection(unittest.TestCase):
+    def test_a_glob_that_selects_nothing_fails(self):
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        counts = os.path.join(tempfile.mkdtemp(), "counts.txt")
+        self.assertEqual(mistakes.main(["--root", root, "--lab", "buddy",
+                                        "--only", "buddy/99-*", "--counts",
+                                        counts]), 2)
+        with open(counts) as f:
+            self.assertEqual(f.read().strip(), "0 passed, 1 failed")
+
+
 class Patched(unittest.TestCase):
     """patched_copy: the patch applies in a copy, or says why not."""
 
