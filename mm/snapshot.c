@@ -536,10 +536,16 @@ static void zone_state(struct mmsnap_sink *sink, int nid, struct zone *z)
 
 		if (!cpu_online(cpu))
 			continue;
+		/*
+		 * Another CPU's lists, read without its consent: a picture,
+		 * not a count to act on, while that CPU's frees, trims and
+		 * decay timer write them with plain stores (data_race).
+		 */
 		emit(sink, "pcp %d %s %d hot=%d cold=%d high=%d batch=%d", nid,
-		     z->name, cpu, READ_ONCE(pcp[0].count),
-		     READ_ONCE(pcp[1].count), READ_ONCE(pcp[0].high),
-		     READ_ONCE(pcp[0].batch));
+		     z->name, cpu, data_race(READ_ONCE(pcp[0].count)),
+		     data_race(READ_ONCE(pcp[1].count)),
+		     data_race(READ_ONCE(pcp[0].high)),
+		     data_race(READ_ONCE(pcp[0].batch)));
 	}
 }
 
